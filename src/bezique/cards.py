@@ -1,0 +1,153 @@
+"""Cards as small ints, physical copies as bits of an int mask, and their text forms.
+
+A *card* is an int ``suit * 8 + rank`` with rank 0..7 for A T K Q J 9 8 7 (high to low) and
+suit 0..3 for S H D C, so a lower rank number is a higher card.  A *physical card* (one copy of
+a card in a multi-pack game) is ``copy * 32 + card``; a set of physical cards is an int bitmask
+with bit ``p`` for physical card ``p``.  This stretches to eight packs (256 bits).
+
+>>> parse_card("10h") == parse_card("TH") == parse_card("T♥")
+True
+>>> card_name(parse_card("q♠"))
+'QS'
+>>> card_symbol(parse_card("TD"))
+'10♦'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .errors import BeziqueError
+
+RANKS = "ATKQJ987"
+SUITS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+RANK_NAMES = ("ace", "ten", "king", "queen", "jack", "nine", "eight", "seven")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = range(8)
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+
+NCARDS = 32
+CARD_MASK32 = (1 << NCARDS) - 1
+
+
+def make_card(rank: int, suit: int) -> int:
+    """The card of this rank and suit."""
+    return suit * 8 + rank
+
+
+def rank_of(card: int) -> int:
+    """Rank 0..7 (A..7) of a card or a physical card."""
+    return card & 7
+
+
+def suit_of(card: int) -> int:
+    """Suit 0..3 (S H D C) of a card or a physical card."""
+    return (card >> 3) & 3
+
+
+def card_of(phys: int) -> int:
+    """The card (0..31) of a physical card."""
+    return phys & 31
+
+
+def copy_of(phys: int) -> int:
+    """Which copy (0-based pack number) a physical card is."""
+    return phys >> 5
+
+
+def phys_card(card: int, copy: int) -> int:
+    """The physical card that is copy ``copy`` of ``card``."""
+    return copy * 32 + card
+
+
+_SYMBOL_TO_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+
+def parse_card(text: str) -> int:
+    """Read a card such as ``QS``, ``10h``, ``t♦``; raise :class:`BeziqueError` if it is none.
+
+    >>> card_name(parse_card(" 7c "))
+    '7C'
+    """
+    t = text.strip().upper()
+    for sym, letter in _SYMBOL_TO_SUIT.items():
+        t = t.replace(sym, letter)
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise BeziqueError(f"{text.strip()!r} is not a card (write it like QS, 10H, TD or J♦)")
+    return make_card(RANKS.index(t[0]), SUITS.index(t[1]))
+
+
+def card_name(card: int) -> str:
+    """Canonical text of a card (or physical card): rank letter then suit letter, e.g. ``TD``."""
+    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
+
+
+def card_symbol(card: int) -> str:
+    """Text of a card for people: ``10♦``, ``Q♠``."""
+    r = rank_of(card)
+    return ("10" if r == TEN else RANKS[r]) + SUIT_SYMBOLS[suit_of(card)]
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of ``mask``, lowest first.
+
+    >>> list(bits(0b10110))
+    [1, 2, 4]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(items: Iterable[int]) -> int:
+    """The bitmask with a bit set for each item."""
+    m = 0
+    for i in items:
+        m |= 1 << i
+    return m
+
+
+def fold_copies(mask: int, copies: int) -> int:
+    """The 32-bit mask of cards of which ``mask`` holds at least one physical copy."""
+    out = 0
+    for _ in range(copies):
+        out |= mask & CARD_MASK32
+        mask >>= 32
+    return out
+
+
+def card_count(mask: int, card: int, copies: int) -> int:
+    """How many physical copies of ``card`` are in ``mask``."""
+    n = 0
+    for c in range(copies):
+        n += (mask >> (c * 32 + card)) & 1
+    return n
+
+
+def suit_mask(suit: int, copies: int) -> int:
+    """Physical mask of every copy of every card of one suit."""
+    m = 0xFF << (suit * 8)
+    return replicate(m, copies)
+
+
+def replicate(mask32: int, copies: int) -> int:
+    """Repeat a 32-bit card mask for each copy, giving a physical mask."""
+    out = 0
+    for c in range(copies):
+        out |= mask32 << (c * 32)
+    return out
+
+
+def sort_key(card: int) -> tuple[int, int]:
+    """Canonical order of cards: suits S H D C, ranks high to low."""
+    return (suit_of(card), rank_of(card))
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    """Canonical text of several cards, sorted, separated by spaces."""
+    return " ".join(card_name(c) for c in sorted(cards, key=sort_key))

@@ -1,0 +1,90 @@
+"""A game of several deals played to the target (RULES.md 2.6), with a seeded shuffle per deal.
+
+>>> import random
+>>> from bezique import Rules
+>>> g = Game(Rules.preset("bezique", target=300), seed=3)
+>>> rng = random.Random(0)
+>>> while not g.is_over():
+...     if g.state.is_terminal():
+...         g.next_deal()
+...     g.state.apply_action(rng.choice(g.state.legal_actions()))
+>>> g.winner in (0, 1), max(g.totals) >= 300
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .errors import IllegalActionError
+from .rules import Rules
+from .state import State
+
+
+class Game:
+    """Deals to the target: the dealer alternates, totals carry over, and the game ends when a
+    deal decides a winner.  ``state`` is the current deal; ``deals`` are the finished ones."""
+
+    def __init__(self, rules: Rules, seed: int | None = None, first_dealer: int = 1) -> None:
+        self.rules = rules
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.deals: list[State] = []
+        self.state = State.new_deal(rules, self._rng.getrandbits(64), dealer=first_dealer)
+
+    @classmethod
+    def from_states(cls, rules: Rules, deals: list[State], seed: int | None = None) -> Game:
+        """A game made of deals already played (the last one current), as from a record."""
+        g = cls.__new__(cls)
+        g.rules = rules
+        g.seed = seed
+        g._rng = random.Random(seed)
+        for _ in deals:  # keep the shuffle sequence as if these deals had been dealt here
+            g._rng.getrandbits(64)
+        g.deals = deals[:-1]
+        g.state = deals[-1]
+        return g
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Game totals, including the current deal's points."""
+        return self.state.game_scores
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the game, once decided."""
+        return self.state.winner
+
+    def is_over(self) -> bool:
+        """True once a winner is decided."""
+        return self.state.winner is not None
+
+    def apply(self, action: int | str) -> None:
+        """Apply an action (int or text) to the current deal."""
+        self.state.apply(action)
+
+    def next_deal(self) -> State:
+        """Start the next deal (the other player deals); only once the current one is over."""
+        if not self.state.is_terminal():
+            raise IllegalActionError("the deal is not over yet")
+        if self.is_over():
+            raise IllegalActionError("the game is over")
+        self.deals.append(self.state)
+        self.state = State.new_deal(
+            self.rules,
+            self._rng.getrandbits(64),
+            dealer=1 - self.state.dealer,
+            totals=self.state.game_scores,
+        )
+        return self.state
+
+    def all_deals(self) -> list[State]:
+        """Every deal of the game so far, the current one last."""
+        return [*self.deals, self.state]
+
+    def to_record(self) -> dict[str, Any]:
+        """The game as a record (RULES.md 8)."""
+        from .record import game_record
+
+        return game_record(self.rules, self.all_deals())

@@ -1,0 +1,197 @@
+"""Game records (RULES.md 8): write them from live games, read them, replay them.
+
+A record is JSON: the variant, its options, and for each deal the dealer, both hands, the
+turn-up, the stock (top first) and the actions in order.  :func:`replay` gives the result object
+that ``bezique replay FILE --json`` prints; its keys are a contract other programs rely on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cards import card_name
+from .errors import BeziqueError, RecordError
+from .rules import Rules
+from .state import State
+
+
+def deal_record(state: State) -> dict[str, Any]:
+    """One deal as a record entry: dealer, hands, turn-up, stock and the actions so far."""
+    return {
+        "dealer": state.dealer,
+        "hands": [[card_name(p) for p in h] for h in state.deal_hands],
+        "turnup": card_name(state.turnup_card),
+        "stock": [card_name(p) for p in state.stock],
+        "actions": [text for _, text in state.history_strings()],
+    }
+
+
+def game_record(rules: Rules, deals: Sequence[State]) -> dict[str, Any]:
+    """A whole game as a record."""
+    return {
+        "variant": rules.variant,
+        "options": rules.options(),
+        "deals": [deal_record(s) for s in deals],
+    }
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """A deal as read from a record, checked to be exactly the pack."""
+
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    turnup: str
+    stock: tuple[str, ...]
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record read and checked: its rules and its deals."""
+
+    rules: Rules
+    deals: tuple[DealSpec, ...]
+
+    def start(self, index: int, totals: Sequence[int] = (0, 0)) -> State:
+        """The state at the start of deal ``index``, with the given game totals."""
+        d = self.deals[index]
+        return State.from_cards(self.rules, d.hands, d.turnup, d.stock, d.dealer, totals)
+
+
+def _str_list(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise RecordError(f"{what} must be a list of card names")
+    return tuple(value)
+
+
+def parse_record(data: Any) -> Record:
+    """Check a decoded JSON record; raise :class:`RecordError` with a one-line reason."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object with 'variant' and 'deals'")
+    variant = data.get("variant", "bezique")
+    if not isinstance(variant, str):
+        raise RecordError("'variant' must be a string")
+    options = data.get("options", {}) or {}
+    if not isinstance(options, dict):
+        raise RecordError("'options' must be an object")
+    try:
+        rules = Rules.from_options(variant, options)
+    except BeziqueError as e:
+        raise RecordError(str(e)) from None
+    deals_in = data.get("deals")
+    if not isinstance(deals_in, list) or not deals_in:
+        raise RecordError("a record needs a non-empty list 'deals'")
+    deals = []
+    for i, d in enumerate(deals_in):
+        where = f"deal {i + 1}"
+        if not isinstance(d, dict):
+            raise RecordError(f"{where} must be an object")
+        dealer = d.get("dealer", 1)
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise RecordError(f"{where}: 'dealer' must be 0 or 1")
+        hands = d.get("hands")
+        if not isinstance(hands, list) or len(hands) != 2:
+            raise RecordError(f"{where}: 'hands' must be a list of two hands")
+        hs = tuple(_str_list(h, f"{where}: hand {j}") for j, h in enumerate(hands))
+        turnup = d.get("turnup")
+        if not isinstance(turnup, str):
+            raise RecordError(f"{where}: 'turnup' must be a card name")
+        stock = _str_list(d.get("stock"), f"{where}: 'stock'")
+        acts = d.get("actions", [])
+        if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
+            raise RecordError(f"{where}: 'actions' must be a list of strings")
+        spec = DealSpec(dealer, hs, turnup, stock, tuple(acts))
+        try:
+            State.from_cards(rules, hs, turnup, stock, dealer)
+        except RecordError as e:
+            raise RecordError(f"{where}: {e}") from None
+        deals.append(spec)
+    return Record(rules, tuple(deals))
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and check a record file; :class:`RecordError` if it cannot be read or is impossible."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path} is not valid JSON (line {e.lineno}: {e.msg})") from None
+    return parse_record(data)
+
+
+@dataclass
+class ReplayedDeal:
+    """A deal replayed: its final state and the outcome of each step."""
+
+    state: State
+    steps: list[dict[str, Any]]
+
+
+def replay_deals(record: Record, legal: bool = False) -> list[ReplayedDeal]:
+    """Replay every deal of a record; refused actions are noted and skipped."""
+    out = []
+    totals: tuple[int, int] = (0, 0)
+    for i, d in enumerate(record.deals):
+        state = record.start(i, totals)
+        steps: list[dict[str, Any]] = []
+        for text in d.actions:
+            player = state.current_player()
+            step: dict[str, Any] = {"player": player if player >= 0 else None, "action": text}
+            if legal:
+                step["legal"] = state.legal_action_strings()
+            try:
+                state.apply(text)
+            except BeziqueError as e:
+                step["ok"] = False
+                step["error"] = str(e)
+            else:
+                step["ok"] = True
+                step["scores"] = list(state.game_scores)
+            steps.append(step)
+        out.append(ReplayedDeal(state, steps))
+        totals = state.game_scores
+    return out
+
+
+def replay(record: Record, legal: bool = False) -> dict[str, Any]:
+    """The result object of ``bezique replay --json`` (RULES.md 8)."""
+    deals = replay_deals(record, legal)
+    result = []
+    for rd in deals:
+        s = rd.state
+        done = s.is_terminal()
+        result.append(
+            {
+                "steps": rd.steps,
+                "finished": done,
+                "scores": list(s.game_scores),
+                "brisques": list(s.brisques),
+                "last_trick": s.last_trick_winner if done and s.last_trick_winner >= 0 else None,
+            }
+        )
+    last = deals[-1].state
+    return {"deals": result, "game": {"scores": list(last.game_scores), "winner": last.winner}}
+
+
+def states_from_record(record: Record) -> list[State]:
+    """The deals of a record replayed to their ends, for resuming a saved game.
+
+    Raises :class:`RecordError` if any action is refused, since a saved game has none.
+    """
+    states = []
+    for rd in replay_deals(record):
+        for st in rd.steps:
+            if not st["ok"]:
+                raise RecordError(f"action {st['action']!r} is refused: {st['error']}")
+        states.append(rd.state)
+    return states

@@ -1,0 +1,1134 @@
+"""The state of one deal: the deal, trick play in two phases, the declaring turn, scoring, game end.
+
+Inside, everything is ints: physical cards are bits of masks (see :mod:`bezique.cards`), per-seat
+values are tuples, and every field is immutable, so :meth:`State.clone` copies a few references
+and :meth:`State.undo_action` restores a snapshot.  Actions are ints too (see
+:mod:`bezique.actions`); their text forms are for people and records.
+
+>>> from bezique import Rules, State
+>>> s = State.new_deal(Rules.preset("bezique"), seed=7)
+>>> s.current_player(), s.phase, len(s.legal_actions()) > 0
+(0, 'lead', True)
+>>> a = s.legal_actions()[0]
+>>> s.apply_action(a); s.undo_action(); s.phase
+'lead'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from . import actions as act
+from .cards import (
+    CARD_MASK32,
+    bits,
+    card_name,
+    card_of,
+    card_symbol,
+    fold_copies,
+    make_card,
+    parse_card,
+    rank_of,
+    suit_of,
+)
+from .errors import IllegalActionError, RecordError
+from .rules import CLASS_NAMES, Pattern, Rules
+
+LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("lead", "follow", "declare", "over")
+
+# Score event reasons.
+REASONS = ("meld", "seven", "turnup", "last trick", "brisques")
+
+Event = tuple[int, int, str, str]  # (seat, points, reason, detail)
+Meld = tuple[int, int]  # (meld kind index, physical mask)
+
+
+def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return (*t[:i], v, *t[i + 1 :])
+
+
+def _multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]]:
+    """Every way to take ``n`` items from groups with these capacities (counts per group)."""
+    if n == 0:
+        yield [0] * (len(caps) - start)
+        return
+    if start >= len(caps):
+        return
+    for k in range(min(n, caps[start]), -1, -1):
+        for rest in _multisets(caps, n - k, start + 1):
+            yield [k, *rest]
+
+
+class State:
+    """One deal of a two-handed game, with the game totals it started from.
+
+    Build it with :meth:`new_deal` (a seeded shuffle) or :meth:`from_cards` (a deal given card by
+    card).  The vocabulary follows OpenSpiel: :meth:`current_player`, :meth:`legal_actions`,
+    :meth:`apply_action`, :meth:`undo_action`, :meth:`clone`, :meth:`is_terminal`,
+    :meth:`returns`, :meth:`observation`.
+    """
+
+    __slots__ = (
+        "_bris",
+        "_dmelds",
+        "_dseven",
+        "_events",
+        "_hand",
+        "_known",
+        "_last",
+        "_lead",
+        "_melds",
+        "_patterns",
+        "_phase",
+        "_pos",
+        "_prev",
+        "_scored7",
+        "_scores",
+        "_shown",
+        "_tricks",
+        "_turn",
+        "_turnup",
+        "_used",
+        "_winner",
+        "_won",
+        "copies",
+        "deal_hands",
+        "dealer",
+        "rules",
+        "stock",
+        "totals",
+        "trump",
+        "turnup_card",
+    )
+
+    rules: Rules
+    trump: int
+    dealer: int
+    copies: int
+    stock: tuple[int, ...]
+    totals: tuple[int, ...]
+    turnup_card: int
+    deal_hands: tuple[tuple[int, ...], ...]
+    _patterns: tuple[Pattern, ...]
+    _pos: int
+    _turnup: int
+    _hand: tuple[int, ...]
+    _shown: tuple[int, ...]
+    _won: tuple[int, ...]
+    _scores: tuple[int, ...]
+    _bris: tuple[int, ...]
+    _melds: tuple[tuple[Meld, ...], ...]
+    _used: tuple[tuple[int, ...], ...]
+    _scored7: int
+    _known: tuple[int, ...]
+    _lead: int
+    _turn: int
+    _phase: int
+    _dmelds: int
+    _dseven: bool
+    _tricks: int
+    _last: int
+    _events: tuple[Event, ...]
+    _winner: int
+    _prev: tuple[Any, ...] | None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new_deal(
+        cls,
+        rules: Rules,
+        seed: int | random.Random | None = None,
+        dealer: int = 1,
+        totals: Sequence[int] = (0, 0),
+    ) -> State:
+        """A deal shuffled by ``seed`` (an int or a ``random.Random``); same seed, same deal."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deck = list(rules.deck)
+        rng.shuffle(deck)
+        h = rules.hand_size
+        nd = 1 - dealer
+        hands: list[list[int]] = [[], []]
+        hands[nd] = deck[:h]
+        hands[dealer] = deck[h : 2 * h]
+        return cls._make(rules, hands, deck[2 * h], deck[2 * h + 1 :], dealer, totals)
+
+    @classmethod
+    def from_cards(
+        cls,
+        rules: Rules,
+        hands: Sequence[Sequence[int | str]],
+        turnup: int | str,
+        stock: Sequence[int | str],
+        dealer: int = 1,
+        totals: Sequence[int] = (0, 0),
+    ) -> State:
+        """A deal given card by card (cards as ints 0..31 or text); the stock's top comes first.
+
+        Raises :class:`RecordError` unless hands, turn-up and stock are exactly the pack.
+        """
+        if dealer not in (0, 1):
+            raise RecordError(f"the dealer must be player 0 or 1, not {dealer!r}")
+        if len(hands) != 2:
+            raise RecordError(f"a deal needs 2 hands, not {len(hands)}")
+        for i, hand in enumerate(hands):
+            if len(hand) != rules.hand_size:
+                raise RecordError(
+                    f"player {i}'s hand has {len(hand)} cards; {rules.variant} deals "
+                    f"{rules.hand_size}"
+                )
+        if len(stock) != rules.stock_size:
+            raise RecordError(
+                f"the stock has {len(stock)} cards; in {rules.variant} it has {rules.stock_size}"
+            )
+
+        def conv(c: int | str) -> int:
+            if isinstance(c, str):
+                try:
+                    return parse_card(c)
+                except ValueError as e:
+                    raise RecordError(str(e)) from None
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 32:
+                raise RecordError(f"{c!r} is not a card")
+            return c
+
+        seen = [0] * 32
+        allowed = {make_card(r, s) for r in rules.ranks for s in range(4)}
+
+        def phys(c: int | str) -> int:
+            card = conv(c)
+            if card not in allowed:
+                raise RecordError(f"there is no {card_name(card)} in a {rules.variant} pack")
+            k = seen[card]
+            if k >= rules.copies:
+                raise RecordError(
+                    f"too many {card_name(card)}: a {rules.variant} pack has {rules.copies}"
+                )
+            seen[card] = k + 1
+            return k * 32 + card
+
+        ph = [[phys(c) for c in hand] for hand in hands]
+        tu = phys(turnup)
+        st = [phys(c) for c in stock]
+        return cls._make(rules, ph, tu, st, dealer, totals)
+
+    @classmethod
+    def _make(
+        cls,
+        rules: Rules,
+        hands: Sequence[Sequence[int]],
+        turnup: int,
+        stock: Sequence[int],
+        dealer: int,
+        totals: Sequence[int],
+    ) -> State:
+        s = object.__new__(cls)
+        s.rules = rules
+        s.copies = rules.copies
+        s.dealer = dealer
+        s.totals = (int(totals[0]), int(totals[1]))
+        s.turnup_card = turnup
+        s.trump = suit_of(turnup)
+        s.stock = tuple(stock)
+        s.deal_hands = tuple(tuple(h) for h in hands)
+        s._patterns = rules.patterns(s.trump)
+        s._pos = 0
+        s._turnup = turnup
+        s._hand = tuple(_mask(h) for h in hands)
+        s._shown = (0, 0)
+        s._won = (0, 0)
+        s._scores = (0, 0)
+        s._bris = (0, 0)
+        s._melds = ((), ())
+        s._used = ((0, 0, 0), (0, 0, 0))
+        s._scored7 = 0
+        s._known = (0, 0)
+        s._lead = -1
+        s._turn = 1 - dealer
+        s._phase = LEAD
+        s._dmelds = 0
+        s._dseven = False
+        s._tricks = 0
+        s._last = -1
+        s._events = ()
+        s._winner = -1
+        s._prev = None
+        if rank_of(turnup) == rules.seven_rank:
+            s._scored7 = 1 << turnup
+            s._score(dealer, rules.seven_points, "turnup", card_name(turnup))
+        return s
+
+    # ------------------------------------------------------------------ snapshots
+
+    def _snapshot(self, action: int) -> tuple[Any, ...]:
+        return (
+            self._pos,
+            self._turnup,
+            self._hand,
+            self._shown,
+            self._won,
+            self._scores,
+            self._bris,
+            self._melds,
+            self._used,
+            self._scored7,
+            self._known,
+            self._lead,
+            self._turn,
+            self._phase,
+            self._dmelds,
+            self._dseven,
+            self._tricks,
+            self._last,
+            self._events,
+            self._winner,
+            self._prev,
+            action,
+        )
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        (
+            self._pos,
+            self._turnup,
+            self._hand,
+            self._shown,
+            self._won,
+            self._scores,
+            self._bris,
+            self._melds,
+            self._used,
+            self._scored7,
+            self._known,
+            self._lead,
+            self._turn,
+            self._phase,
+            self._dmelds,
+            self._dseven,
+            self._tricks,
+            self._last,
+            self._events,
+            self._winner,
+            self._prev,
+            _,
+        ) = snap
+
+    def clone(self) -> State:
+        """An independent copy (cheap: every field is immutable and shared)."""
+        s = object.__new__(State)
+        for name in State.__slots__:
+            object.__setattr__(s, name, getattr(self, name))
+        return s
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position (not the undo history), for equality tests."""
+        return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
+                *self._snapshot(0)[:-2])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def undo_action(self) -> None:
+        """Take back the last action; raises :class:`IllegalActionError` at the start of a deal."""
+        if self._prev is None:
+            raise IllegalActionError("there is nothing to undo")
+        self._restore(self._prev)
+
+    def _snapshots(self) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        snap = self._prev
+        while snap is not None:
+            out.append(snap)
+            snap = snap[20]
+        out.reverse()
+        return out
+
+    def history(self) -> list[tuple[int, int]]:
+        """The (player, action) pairs applied so far, in order."""
+        return [(snap[12], snap[21]) for snap in self._snapshots()]
+
+    def history_strings(self) -> list[tuple[int, str]]:
+        """The (player, action text) pairs applied so far, each text as written when played."""
+        probe = self.clone()
+        out = []
+        for snap in self._snapshots():
+            probe._restore(snap)
+            out.append((snap[12], probe.action_to_string(snap[21], snap[12])))
+        return out
+
+    # ------------------------------------------------------------------ queries
+
+    def current_player(self) -> int:
+        """The seat to act (0 or 1), or -4 (OpenSpiel's terminal id) when the deal is over."""
+        return -4 if self._phase == OVER else self._turn
+
+    @property
+    def phase(self) -> str:
+        """``lead``, ``follow``, ``declare`` or ``over``."""
+        return PHASE_NAMES[self._phase]
+
+    def is_terminal(self) -> bool:
+        """True when the deal is over (or the game ended during it)."""
+        return self._phase == OVER
+
+    @property
+    def stock_left(self) -> int:
+        """Face-down cards still in the stock (the turn-up not counted)."""
+        return len(self.stock) - self._pos
+
+    @property
+    def turnup(self) -> int | None:
+        """The card face up under the stock (after an exchange, the seven), or None once taken."""
+        return None if self._turnup < 0 else card_of(self._turnup)
+
+    @property
+    def end_phase(self) -> bool:
+        """True once the stock and the turn-up are gone: follow suit and win if you can."""
+        return self._turnup < 0
+
+    @property
+    def tricks_played(self) -> int:
+        """Completed tricks in this deal."""
+        return self._tricks
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """This deal's points for each seat so far (melds, sevens, last trick, brisques)."""
+        return (self._scores[0], self._scores[1])
+
+    @property
+    def game_scores(self) -> tuple[int, int]:
+        """Game totals: the totals before this deal plus this deal's points."""
+        return (self.totals[0] + self._scores[0], self.totals[1] + self._scores[1])
+
+    @property
+    def brisques(self) -> tuple[int, int]:
+        """Brisques (Binocle: card points) in the tricks each seat has won so far."""
+        return (self._bris[0], self._bris[1])
+
+    @property
+    def last_trick_winner(self) -> int:
+        """Winner of the most recent trick, or -1 before the first."""
+        return self._last
+
+    @property
+    def winner(self) -> int | None:
+        """The game's winner once decided at (or during, with ``end_check=immediate``) this deal."""
+        return None if self._winner < 0 else self._winner
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every score event of the deal: (seat, points, reason, detail)."""
+        return self._events
+
+    def returns(self) -> list[float]:
+        """Zero-sum deal result: each seat's deal points less the other's (0 until terminal)."""
+        if self._phase != OVER:
+            return [0.0, 0.0]
+        d = self._scores[0] - self._scores[1]
+        return [float(d), float(-d)]
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards of a seat's concealed hand, sorted (cards 0..31, copies repeated)."""
+        return sorted((card_of(p) for p in bits(self._hand[seat])), key=_sort_key)
+
+    def shown(self, seat: int) -> list[int]:
+        """The cards a seat has shown on the table, sorted."""
+        return sorted((card_of(p) for p in bits(self._shown[seat])), key=_sort_key)
+
+    def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
+        """A seat's scored melds: (name, cards, points, intact) in the order declared."""
+        out = []
+        held = self._shown[seat] | self._hand[seat]
+        for k, m in self._melds[seat]:
+            kind = self.rules.melds[k]
+            cards = sorted((card_of(p) for p in bits(m)), key=_sort_key)
+            out.append((kind.name, cards, kind.points, m & held == m))
+        return out
+
+    def trick_cards(self) -> list[int]:
+        """The cards on the table in the current trick (the lead, if any)."""
+        return [] if self._lead < 0 else [card_of(self._lead)]
+
+    def all_masks(self) -> dict[str, int]:
+        """Physical masks of every place a card can be (for accounting checks)."""
+        return {
+            "hand0": self._hand[0],
+            "hand1": self._hand[1],
+            "shown0": self._shown[0],
+            "shown1": self._shown[1],
+            "won0": self._won[0],
+            "won1": self._won[1],
+            "trick": 0 if self._lead < 0 else 1 << self._lead,
+            "stock": _mask(self.stock[self._pos :]),
+            "turnup": 0 if self._turnup < 0 else 1 << self._turnup,
+        }
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions (ints; see :mod:`bezique.actions`), one per distinct choice."""
+        ph = self._phase
+        if ph == OVER:
+            return []
+        seat = self._turn
+        if ph == DECLARE:
+            return self._declare_actions(seat)
+        hand = self._hand[seat]
+        if ph == FOLLOW and self._turnup < 0:
+            hand = self._follow_mask(hand)
+            return self._play_reps(hand, seat)
+        out = self._play_reps(hand, seat)
+        if self._shown[seat]:
+            out.extend(self._shown_reps(seat, self._shown[seat]))
+        return out
+
+    def _play_reps(self, hand: int, seat: int) -> list[int]:
+        """One physical card per distinct concealed card in ``hand``."""
+        out: list[int] = []
+        seen = 0
+        for p in bits(hand):
+            c = p & 31
+            if not seen >> c & 1:
+                seen |= 1 << c
+                out.append(self._norm_seven(p, hand))
+        return out
+
+    def _norm_seven(self, p: int, hand: int) -> int:
+        """Which copy of a concealed seven of trumps to play: scored first, unless sevens score
+        when played (then an unscored one), since copies otherwise differ in nothing."""
+        c = p & 31
+        if rank_of(c) != self.rules.seven_rank or suit_of(c) != self.trump:
+            return p
+        want_scored = self.rules.seven == "declared"
+        for q in range(c, 32 * self.copies, 32):
+            if hand >> q & 1 and bool(self._scored7 >> q & 1) == want_scored:
+                return q
+        return p
+
+    def _follow_mask(self, hand: int) -> int:
+        """End phase: the cards of ``hand`` the follower may play against the lead."""
+        lead = self._lead
+        ls, lr = suit_of(lead), rank_of(lead)
+        folded = fold_copies(hand, self.copies)
+        same = folded & (0xFF << (ls * 8))
+        if same:
+            higher = same & (((1 << lr) - 1) << (ls * 8))
+            allow = higher or same
+        else:
+            trumps = folded & (0xFF << (self.trump * 8))
+            allow = trumps or CARD_MASK32
+        return hand & _replicate(allow, self.copies)
+
+    def _membership(self, seat: int, p: int) -> tuple[int, ...]:
+        return tuple(i for i, (_, m) in enumerate(self._melds[seat]) if m >> p & 1)
+
+    def _shown_groups(self, seat: int, card: int) -> list[list[int]]:
+        """The shown copies of ``card`` grouped by meld history, groups in canonical order."""
+        groups: dict[tuple[int, ...], list[int]] = {}
+        sh = self._shown[seat]
+        for q in range(card, 32 * self.copies, 32):
+            if sh >> q & 1:
+                groups.setdefault(self._membership(seat, q), []).append(q)
+        return [groups[k] for k in sorted(groups)]
+
+    def _shown_reps(self, seat: int, shown: int) -> list[int]:
+        out: list[int] = []
+        for c in bits(fold_copies(shown, self.copies)):
+            out.extend(g[0] for g in self._shown_groups(seat, c))
+        return out
+
+    def _declare_actions(self, seat: int) -> list[int]:
+        out: list[int] = []
+        rules = self.rules
+        if self._dmelds < rules.melds_per_trick:
+            out.extend(act.meld_action(m) for m in self._legal_meld_masks(seat))
+        if not self._dseven and (
+            not rules.seven_counts_as_meld or self._dmelds < rules.melds_per_trick
+        ):
+            if self._can_exchange(seat):
+                out.append(act.EXCHANGE)
+            if self._unscored_seven(seat) >= 0 and rules.seven == "declared":
+                out.append(act.SEVEN)
+        out.append(act.PASS)
+        return out
+
+    def _trump_sevens(self, seat: int) -> Iterator[int]:
+        c = make_card(self.rules.seven_rank, self.trump)
+        hand = self._hand[seat]
+        for q in range(c, 32 * self.copies, 32):
+            if hand >> q & 1:
+                yield q
+
+    def _unscored_seven(self, seat: int) -> int:
+        for q in self._trump_sevens(seat):
+            if not self._scored7 >> q & 1:
+                return q
+        return -1
+
+    def _can_exchange(self, seat: int) -> bool:
+        tu = self._turnup
+        return tu >= 0 and rank_of(tu) != self.rules.seven_rank and any(self._trump_sevens(seat))
+
+    # ------------------------------------------------------------------ melds
+
+    def _groups_for(self, seat: int, card: int) -> list[list[int]]:
+        """Concealed copies (one group) then shown copies by history, for meld enumeration."""
+        out = []
+        hand = self._hand[seat]
+        conc = [q for q in range(card, 32 * self.copies, 32) if hand >> q & 1]
+        if conc:
+            out.append(conc)
+        if self._shown[seat]:
+            out.extend(self._shown_groups(seat, card))
+        return out
+
+    def _legal_meld_masks(self, seat: int) -> list[int]:
+        held = fold_copies(self._hand[seat] | self._shown[seat], self.copies)
+        found: list[int] = []
+        for pat in self._patterns:
+            if pat.n:
+                cards = [make_card(pat.rank, s) for s in range(4)]
+                if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
+                                                              else 1):
+                    continue
+                per = [self._groups_for(seat, c) for c in cards]
+                if pat.distinct:
+                    combos: list[list[list[int]]] = [[]]
+                    for gs in per:
+                        combos = [[*cm, g[:1]] for cm in combos for g in gs]
+                    masks = [_mask(q for part in cm for q in part) for cm in combos]
+                else:
+                    flat = [g for gs in per for g in gs]
+                    caps = [len(g) for g in flat]
+                    if sum(caps) < pat.n:
+                        continue
+                    masks = [
+                        _mask(q for g, k in zip(flat, take, strict=True) for q in g[:k])
+                        for take in _multisets(caps, pat.n)
+                    ]
+            else:
+                if any(not held >> c & 1 for c, _ in pat.counts):
+                    continue
+                masks = [0]
+                ok = True
+                for c, need in pat.counts:
+                    gs = self._groups_for(seat, c)
+                    caps = [len(g) for g in gs]
+                    if sum(caps) < need:
+                        ok = False
+                        break
+                    parts = [
+                        _mask(q for g, k in zip(gs, take, strict=True) for q in g[:k])
+                        for take in _multisets(caps, need)
+                    ]
+                    masks = [m | part for m in masks for part in parts]
+                if not ok:
+                    continue
+            for m in masks:
+                if self._meld_problem(seat, m, pat.kind) is None:
+                    found.append(m)
+        return found
+
+    def classify(self, mask: int) -> int:
+        """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
+        cards = [p & 31 for p in bits(mask)]
+        for pat in self._patterns:
+            if _matches(pat, cards):
+                return pat.kind
+        return -1
+
+    def _meld_problem(self, seat: int, mask: int, kind: int) -> str | None:
+        """Why the meld ``mask`` of ``kind`` breaks RULES.md 3.3 rules 3-6, or None if legal."""
+        rules = self.rules
+        k = rules.melds[kind]
+        cls = k.cls
+        held = self._hand[seat] | self._shown[seat]
+        for mk, mm in self._melds[seat]:
+            if not mm & mask:
+                continue
+            m = rules.melds[mk]
+            if m.cls == cls:
+                if rules.reform and mm & held != mm:
+                    continue
+                if mm & mask != mm:
+                    return self._subset_problem(seat, mm, mask, m.name, k.name)
+                if k.points <= m.points:
+                    return (
+                        f"a {k.name} ({k.points}) does not score more than your {m.name} "
+                        f"({m.points}) made of the same cards"
+                    )
+            elif rules.cross_class == "increase" and k.points <= m.points:
+                shared = _cards_sym(mm & mask)
+                return (
+                    f"with cross_class = increase a {k.name} ({k.points}) must score more than "
+                    f"your {m.name} ({m.points}), which shares {shared}"
+                )
+        if not mask & ~self._used[seat][cls]:
+            return (
+                f"every card of that {k.name} has already been in a class {CLASS_NAMES[cls]} "
+                "meld; a new meld needs a new card"
+            )
+        if rules.fresh_card == "every" and not mask & self._hand[seat]:
+            return "each meld needs at least one card from your hand, not only cards on the table"
+        return None
+
+    def _subset_problem(self, seat: int, old: int, new: int, old_name: str, new_name: str) -> str:
+        held = self._hand[seat] | self._shown[seat]
+        if old & held != old:
+            gone = _cards_sym(old & ~held)
+            return f"your {old_name} was broken when {gone} was played; it cannot be re-formed"
+        shared = old & new
+        sym = _cards_sym(shared)
+        if "marriage" in old_name and "marriage" in new_name:
+            return f"that {sym} has already been married"
+        return (
+            f"the {sym} is in your {old_name}: in one class cards may be added to a meld, "
+            "never taken from it"
+        )
+
+    # ------------------------------------------------------------------ applying
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; raise :class:`IllegalActionError` (state unchanged) otherwise."""
+        ph = self._phase
+        if ph == OVER:
+            raise IllegalActionError("the deal is over")
+        seat = self._turn
+        if action < 256:
+            if ph == DECLARE:
+                raise IllegalActionError(
+                    "you won the trick: declare a meld or pass (draw) before playing"
+                )
+            self._play(seat, action)
+        elif action == act.PASS:
+            if ph != DECLARE:
+                raise IllegalActionError(self._not_declaring_msg())
+            snap = self._snapshot(action)
+            self._draw(seat)
+            self._prev = snap
+        elif action in (act.EXCHANGE, act.SEVEN):
+            self._seven_action(seat, action)
+        elif action >= 512:
+            self._meld(seat, action >> 9)
+        else:
+            raise IllegalActionError(f"{action} is not an action")
+
+    def _not_declaring_msg(self) -> str:
+        if self._turnup < 0:
+            return "nothing can be declared once the stock is exhausted"
+        return "you can only declare after winning a trick"
+
+    def _play(self, seat: int, p: int) -> None:
+        bit = 1 << p
+        hand = self._hand[seat]
+        shown = self._shown[seat]
+        if hand & bit:
+            p = self._norm_seven(p, hand)
+            bit = 1 << p
+        elif not shown & bit:
+            alt = self._held_copy(seat, p)
+            if alt < 0:
+                raise IllegalActionError(f"you do not hold {card_symbol(p)}")
+            p, bit = alt, 1 << alt
+        if self._phase == FOLLOW and self._turnup < 0 and not self._follow_mask(hand) & bit:
+            raise IllegalActionError(self._follow_msg(hand, p))
+        snap = self._snapshot(p)
+        if hand & bit:
+            self._hand = _set(self._hand, seat, hand & ~bit)
+            if self._known[seat] & bit:
+                self._known = _set(self._known, seat, self._known[seat] & ~bit)
+        else:
+            self._shown = _set(self._shown, seat, shown & ~bit)
+        rules = self.rules
+        if (
+            rules.seven == "played"
+            and self._turnup >= 0
+            and rank_of(p) == rules.seven_rank
+            and suit_of(p) == self.trump
+            and not self._scored7 >> p & 1
+        ):
+            self._scored7 |= bit
+            self._score(seat, rules.seven_points, "seven", card_name(p))
+        if self._phase == LEAD:
+            self._lead = p
+            self._phase = FOLLOW
+            self._turn = 1 - seat
+        else:
+            self._finish_trick(seat, p)
+        self._prev = snap
+
+    def _held_copy(self, seat: int, p: int) -> int:
+        """A concealed copy of the same card when ``p`` itself is not held (plays by card)."""
+        hand = self._hand[seat]
+        c = p & 31
+        for q in range(c, 32 * self.copies, 32):
+            if hand >> q & 1:
+                return self._norm_seven(q, hand)
+        return -1
+
+    def _follow_msg(self, hand: int, p: int) -> str:
+        lead = self._lead
+        ls = suit_of(lead)
+        folded = fold_copies(hand, self.copies)
+        if folded & (0xFF << (ls * 8)):
+            if suit_of(p) != ls:
+                return f"you must follow suit to {card_symbol(lead)}"
+            return f"you must win the trick with a higher card than {card_symbol(lead)}"
+        return f"you have no card of {card_symbol(lead)[-1]}: you must trump"
+
+    def _finish_trick(self, seat: int, p: int) -> None:
+        lead = self._lead
+        leader = 1 - seat
+        ls, fs = suit_of(lead), suit_of(p)
+        if fs == ls:
+            win = seat if rank_of(p) < rank_of(lead) else leader
+        else:
+            win = seat if fs == self.trump else leader
+        rules = self.rules
+        self._won = _set(self._won, win, self._won[win] | (1 << lead) | (1 << p))
+        pts = rules.card_points[rank_of(lead)] + rules.card_points[rank_of(p)]
+        if pts:
+            self._bris = _set(self._bris, win, self._bris[win] + pts)
+            if rules.brisques == "immediate":
+                self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
+        self._lead = -1
+        self._tricks += 1
+        self._last = win
+        self._turn = win
+        if self._phase == OVER:  # end_check = immediate ended the game on the brisques
+            return
+        total = rules.total_tricks
+        if self._tricks == rules.stock_tricks and rules.last_trick == "stock":
+            self._score(win, rules.last_trick_points, "last trick", "stock")
+            if self._phase == OVER:
+                return
+        if self._turnup >= 0:
+            self._phase = DECLARE
+            self._dmelds = 0
+            self._dseven = False
+        elif self._tricks == total:
+            self._end_deal()
+        else:
+            self._phase = LEAD
+
+    def _draw(self, seat: int) -> None:
+        other = 1 - seat
+        pos = self._pos
+        left = len(self.stock) - pos
+        h = list(self._hand)
+        h[seat] |= 1 << self.stock[pos]
+        if left >= 2:
+            h[other] |= 1 << self.stock[pos + 1]
+            self._pos = pos + 2
+        else:
+            tu = self._turnup
+            h[other] |= 1 << tu
+            self._known = _set(self._known, other, self._known[other] | (1 << tu))
+            self._pos = pos + 1
+            self._turnup = -1
+            # the end phase: shown cards return to the hand, and stay known to the other seat
+            sh = self._shown
+            h = [h[0] | sh[0], h[1] | sh[1]]
+            self._known = (self._known[0] | sh[0], self._known[1] | sh[1])
+            self._shown = (0, 0)
+        self._hand = tuple(h)
+        self._phase = LEAD
+
+    def _seven_action(self, seat: int, action: int) -> None:
+        rules = self.rules
+        name = "exchange" if action == act.EXCHANGE else "seven"
+        trump7 = card_symbol(make_card(rules.seven_rank, self.trump))
+        if self._phase != DECLARE:
+            raise IllegalActionError(self._not_declaring_msg())
+        if self._dseven:
+            raise IllegalActionError(
+                f"you have already scored a {trump7} this turn (exchange or declare, not both)"
+            )
+        if rules.seven_counts_as_meld and self._dmelds >= rules.melds_per_trick:
+            raise IllegalActionError("you have already declared this turn")
+        if action == act.EXCHANGE:
+            if not any(self._trump_sevens(seat)):
+                raise IllegalActionError(f"you need the {trump7} to exchange for the turn-up")
+            if rank_of(self._turnup) == rules.seven_rank:
+                raise IllegalActionError(
+                    "the turn-up is already a seven of trumps: there is nothing to exchange"
+                )
+            q = self._unscored_seven(seat)
+            if q < 0:
+                q = next(self._trump_sevens(seat))
+        else:
+            if rules.seven == "played":
+                raise IllegalActionError(
+                    "with seven = played a seven of trumps scores when it is played to a trick"
+                )
+            q = self._unscored_seven(seat)
+            if q < 0:
+                raise IllegalActionError(f"you hold no {trump7} that has not scored")
+        snap = self._snapshot(action)
+        scores = not self._scored7 >> q & 1
+        if action == act.EXCHANGE:
+            tu = self._turnup
+            hand = (self._hand[seat] & ~(1 << q)) | (1 << tu)
+            self._hand = _set(self._hand, seat, hand)
+            self._known = _set(self._known, seat, (self._known[seat] & ~(1 << q)) | (1 << tu))
+            self._turnup = q
+        else:
+            self._known = _set(self._known, seat, self._known[seat] | (1 << q))
+        self._dseven = True
+        if rules.seven_counts_as_meld:
+            self._dmelds += 1
+        if scores:
+            self._scored7 |= 1 << q
+            self._score(seat, rules.seven_points, "seven", name)
+        self._prev = snap
+
+    def _meld(self, seat: int, mask: int) -> None:
+        rules = self.rules
+        if self._phase != DECLARE:
+            raise IllegalActionError(self._not_declaring_msg())
+        if self._dmelds >= rules.melds_per_trick:
+            n = rules.melds_per_trick
+            raise IllegalActionError(
+                f"you may declare {n} meld{'s' if n > 1 else ''} per trick won; win another trick"
+            )
+        held = self._hand[seat] | self._shown[seat]
+        if mask & ~held:
+            raise IllegalActionError(f"you do not hold {_cards_sym(mask & ~held)}")
+        kind = self.classify(mask)
+        if kind < 0:
+            raise IllegalActionError(f"{_cards_sym(mask)} is not a meld")
+        problem = self._meld_problem(seat, mask, kind)
+        if problem:
+            raise IllegalActionError(problem)
+        snap = self._snapshot(act.meld_action(mask))
+        k = rules.melds[kind]
+        self._melds = _set(self._melds, seat, (*self._melds[seat], (kind, mask)))
+        used = self._used[seat]
+        self._used = _set(self._used, seat, _set(used, k.cls, used[k.cls] | mask))
+        self._hand = _set(self._hand, seat, self._hand[seat] & ~mask)
+        self._shown = _set(self._shown, seat, self._shown[seat] | mask)
+        self._known = _set(self._known, seat, self._known[seat] & ~mask)
+        self._dmelds += 1
+        self._score(seat, k.points, "meld", k.name)
+        self._prev = snap
+
+    # ------------------------------------------------------------------ scoring and the end
+
+    def _score(self, seat: int, pts: int, reason: str, detail: str) -> None:
+        self._scores = _set(self._scores, seat, self._scores[seat] + pts)
+        self._events = (*self._events, (seat, pts, reason, detail))
+        if (
+            self.rules.end_check == "immediate"
+            and self._winner < 0
+            and self.totals[seat] + self._scores[seat] >= self.rules.target
+        ):
+            self._winner = seat
+            self._phase = OVER
+
+    def _end_deal(self) -> None:
+        rules = self.rules
+        win = self._last
+        if rules.last_trick == "final":
+            self._score(win, rules.last_trick_points, "last trick", "final")
+            if self._phase == OVER:
+                return
+        nd, d = 1 - self.dealer, self.dealer
+        immediate = rules.brisques == "immediate"
+        before = [
+            self.totals[i] + self._scores[i] - (self._bris[i] if immediate else 0) for i in (0, 1)
+        ]
+        if not immediate:
+            for seat in (nd, d):
+                if self._bris[seat]:
+                    self._score(seat, self._bris[seat], "brisques", "counted")
+                    if self._phase == OVER:
+                        return
+        self._phase = OVER
+        if rules.end_check == "immediate":
+            return
+        target = rules.target
+        final = self.game_scores
+        if before[0] < target and before[1] < target:
+            if final[nd] >= target:
+                self._winner = nd
+            elif final[d] >= target:
+                self._winner = d
+        elif final[0] != final[1]:
+            self._winner = 0 if final[0] > final[1] else 1
+        elif before[0] != before[1]:
+            self._winner = 0 if before[0] > before[1] else 1
+        else:
+            self._winner = win
+
+    # ------------------------------------------------------------------ text
+
+    def action_to_string(self, action: int, seat: int | None = None) -> str:
+        """Canonical text of an action for the seat to act (or ``seat``), e.g. ``play QS*``."""
+        seat = self._turn if seat is None else seat
+        if action == act.PASS:
+            return "pass"
+        if action == act.EXCHANGE:
+            return "exchange"
+        if action == act.SEVEN:
+            return "seven"
+        if action < 256:
+            return "play " + self._token(seat, action)
+        toks = [(self._token_key(seat, p), self._token(seat, p)) for p in bits(action >> 9)]
+        return "meld " + " ".join(t for _, t in sorted(toks))
+
+    def _token_key(self, seat: int, p: int) -> tuple[int, int, int]:
+        shown = self._shown[seat] >> p & 1
+        num = 0
+        if shown:
+            for i, g in enumerate(self._shown_groups(seat, p & 31)):
+                if p in g:
+                    num = i
+        return (suit_of(p), rank_of(p), num if shown else 99)
+
+    def _token(self, seat: int, p: int) -> str:
+        name = card_name(p)
+        if not self._shown[seat] >> p & 1:
+            return name
+        groups = self._shown_groups(seat, p & 31)
+        if len(groups) == 1:
+            return name + "*"
+        for i, g in enumerate(groups):
+            if p in g:
+                return f"{name}*{i + 1}"
+        raise AssertionError("shown card not in its groups")  # pragma: no cover
+
+    def string_to_action(self, text: str) -> int:
+        """The action named by ``text`` for the seat to act; :class:`IllegalActionError` if none.
+
+        Accepts the forms of RULES.md 7 in any case, ``10`` for tens and suit symbols.
+        The action is resolved, not checked: :meth:`apply_action` checks it.
+        """
+        seat = self._turn
+        words = text.strip().split()
+        if not words:
+            raise IllegalActionError("empty action: try 'play QS', 'meld QS JD' or 'pass'")
+        verb = words[0].lower()
+        args = words[1:]
+        if verb in ("pass", "draw", "exchange", "seven") and not args:
+            return {"pass": act.PASS, "draw": act.PASS, "exchange": act.EXCHANGE,
+                    "seven": act.SEVEN}[verb]
+        if verb == "play" and len(args) == 1:
+            return self._resolve_tokens(seat, args, for_play=True)[0]
+        if verb == "meld" and args:
+            ps = self._resolve_tokens(seat, args, for_play=False)
+            return act.meld_action(_mask(ps))
+        raise IllegalActionError(
+            f"{text.strip()!r} is not an action: try 'play QS', 'meld QS JD', 'exchange', "
+            "'seven' or 'pass'"
+        )
+
+    def _resolve_tokens(self, seat: int, tokens: Iterable[str], for_play: bool) -> list[int]:
+        taken = 0
+        out = []
+        hand, shown = self._hand[seat], self._shown[seat]
+        for tok in tokens:
+            t = tok.strip()
+            star = t.find("*")
+            num = 0
+            if star >= 0:
+                tail = t[star + 1 :]
+                if tail and not tail.isdigit():
+                    raise IllegalActionError(f"{tok!r} is not a card (write QS, QS* or QS*2)")
+                num = int(tail) if tail else 0
+                t = t[:star]
+            try:
+                c = parse_card(t)
+            except ValueError as e:
+                raise IllegalActionError(str(e)) from None
+            if star < 0:
+                cands = [q for q in range(c, 32 * self.copies, 32)
+                         if hand >> q & 1 and not taken >> q & 1]
+                if not cands:
+                    where = (" in your hand" if shown and fold_copies(shown, self.copies) >> c & 1
+                             else "")
+                    hint = f" (yours is on the table: write {card_name(c)}*)" if where else ""
+                    raise IllegalActionError(
+                        f"you do not hold {'another ' if taken else ''}{card_symbol(c)}{where}"
+                        f"{hint}"
+                    )
+                q = cands[0]
+                if for_play:
+                    q = self._norm_seven(q, hand)
+            else:
+                groups = self._shown_groups(seat, c)
+                if not groups:
+                    raise IllegalActionError(f"you have no {card_symbol(c)} on the table")
+                if num == 0 and len(groups) > 1:
+                    raise IllegalActionError(
+                        f"your shown {card_name(c)} copies differ: write "
+                        + " or ".join(f"{card_name(c)}*{i + 1}" for i in range(len(groups)))
+                    )
+                if num > len(groups):
+                    raise IllegalActionError(f"you have no {card_name(c)}*{num} on the table")
+                g = groups[max(num, 1) - 1]
+                free = [q for q in g if not taken >> q & 1]
+                if not free:
+                    raise IllegalActionError(f"you have no other shown {card_symbol(c)}")
+                q = free[0]
+            taken |= 1 << q
+            out.append(q)
+        return out
+
+    def apply(self, action: int | str) -> None:
+        """Apply an action given as int or text (see :meth:`string_to_action`)."""
+        self.apply_action(self.string_to_action(action) if isinstance(action, str) else action)
+
+    def legal_action_strings(self) -> list[str]:
+        """The legal actions as canonical text, sorted."""
+        return sorted(self.action_to_string(a) for a in self.legal_actions())
+
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may see (see :class:`bezique.observation.Observation`)."""
+        from .observation import observe
+
+        return observe(self, seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"<State {self.rules.variant} trick {self._tricks + 1} {self.phase} "
+            f"player {self._turn} scores {list(self._scores)}>"
+        )
+
+
+def _mask(ps: Iterable[int]) -> int:
+    m = 0
+    for p in ps:
+        m |= 1 << p
+    return m
+
+
+def _replicate(mask32: int, copies: int) -> int:
+    out = 0
+    for c in range(copies):
+        out |= mask32 << (32 * c)
+    return out
+
+
+def _sort_key(c: int) -> tuple[int, int]:
+    return (suit_of(c), rank_of(c))
+
+
+def _cards_sym(mask: int) -> str:
+    cards = sorted({p & 31 for p in bits(mask)}, key=_sort_key)
+    return " ".join(card_symbol(c) for c in cards)
+
+
+def _matches(pat: Pattern, cards: list[int]) -> bool:
+    if pat.n:
+        if len(cards) != pat.n or any(rank_of(c) != pat.rank for c in cards):
+            return False
+        return not pat.distinct or len({suit_of(c) for c in cards}) == len(cards)
+    if len(cards) != sum(n for _, n in pat.counts):
+        return False
+    return all(cards.count(c) == n for c, n in pat.counts)
