@@ -111,5 +111,14 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
                + (f"; player {last.winner} wins." if last.winner is not None else "."))
 
 
+def _register_layers() -> None:
+    from . import cli_agents, cli_play, cli_serve
+
+    for layer in (cli_agents, cli_play, cli_serve):
+        layer.register(main)
+
+
+_register_layers()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

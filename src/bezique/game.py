@@ -6,7 +6,7 @@
 >>> rng = random.Random(0)
 >>> while not g.is_over():
 ...     if g.state.is_terminal():
-...         g.next_deal()
+...         _ = g.next_deal()
 ...     g.state.apply_action(rng.choice(g.state.legal_actions()))
 >>> g.winner in (0, 1), max(g.totals) >= 300
 (True, True)

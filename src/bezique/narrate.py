@@ -48,7 +48,7 @@ def step_lines(before: State, action: int, after: State, names: tuple[str, str])
         out.append(f"  {who} declares the seven of trumps")
     elif action == act.PASS and after.end_phase and not before.end_phase:
         out.append("  The stock is exhausted: the last tricks follow suit and must win.")
-    for seat, pts, reason, detail in new_events:
+    for seat, pts, reason, _detail in new_events:
         if reason in ("seven",) and action in (act.EXCHANGE, act.SEVEN):
             out.append(f"    +{pts} to {names[seat]}")
         elif reason == "seven":

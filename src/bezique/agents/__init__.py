@@ -1,0 +1,13 @@
+"""Players: the agent interface, the registry, and the agents themselves."""
+
+from . import random_agent as _random_agent  # noqa: F401  (registers "random")
+from .base import Agent, agent_names, agent_summaries, make_agent, parse_agent_spec, register_agent
+
+__all__ = [
+    "Agent",
+    "agent_names",
+    "agent_summaries",
+    "make_agent",
+    "parse_agent_spec",
+    "register_agent",
+]

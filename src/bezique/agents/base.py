@@ -1,0 +1,98 @@
+"""The agent interface and the registry that finds agents by name with options.
+
+An agent is given its seat's :class:`~bezique.observation.Observation` (never the state) and
+returns the text of one of ``obs.legal``.  Names with options look like ``search:samples=200``
+or ``heuristic``; every front end and tool builds agents with :func:`make_agent`.
+
+>>> from bezique.agents import make_agent, agent_names
+>>> "random" in agent_names()
+True
+>>> make_agent("random:seed=3").name
+'random'
+>>> make_agent("nosuch")
+Traceback (most recent call last):
+...
+bezique.errors.OptionError: unknown agent 'nosuch' (known: random)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import OptionError
+from ..observation import Observation
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Chooses an action for its seat from what that seat can see."""
+
+    name: str
+
+    def act(self, obs: Observation) -> str:
+        """The text of one action of ``obs.legal``."""
+        ...
+
+
+AgentFactory = Callable[..., Agent]
+_REGISTRY: dict[str, tuple[AgentFactory, str]] = {}
+
+
+def register_agent(name: str, summary: str) -> Callable[[AgentFactory], AgentFactory]:
+    """Register a factory ``f(seed=..., **options) -> Agent`` under ``name``."""
+
+    def deco(factory: AgentFactory) -> AgentFactory:
+        _REGISTRY[name] = (factory, summary)
+        return factory
+
+    return deco
+
+
+def agent_names() -> list[str]:
+    """The registered agent names, sorted."""
+    return sorted(_REGISTRY)
+
+
+def agent_summaries() -> dict[str, str]:
+    """Registered agent names with a one-line summary each."""
+    return {n: _REGISTRY[n][1] for n in sorted(_REGISTRY)}
+
+
+def _value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(low)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value,key=value`` into the name and a dict of typed options."""
+    name, _, rest = spec.strip().partition(":")
+    opts: dict[str, Any] = {}
+    if rest:
+        for item in rest.split(","):
+            key, sep, val = item.partition("=")
+            if not sep or not key.strip():
+                raise OptionError(f"agent option {item!r} must be written key=value")
+            opts[key.strip()] = _value(val)
+    return name.strip().lower(), opts
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec`` (e.g. ``search:samples=200``); ``seed`` unless given."""
+    name, opts = parse_agent_spec(spec)
+    if name not in _REGISTRY:
+        raise OptionError(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
+    if seed is not None:
+        opts.setdefault("seed", seed)
+    factory = _REGISTRY[name][0]
+    try:
+        return factory(**opts)
+    except TypeError as e:
+        raise OptionError(f"bad options for agent {name!r}: {e}") from None
