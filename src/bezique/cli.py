@@ -112,9 +112,9 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
 
 
 def _register_layers() -> None:
-    from . import cli_agents, cli_play, cli_serve
+    from . import cli_agents, cli_arena, cli_play, cli_serve
 
-    for layer in (cli_agents, cli_play, cli_serve):
+    for layer in (cli_agents, cli_arena, cli_play, cli_serve):
         layer.register(main)
 
 

@@ -1,0 +1,28 @@
+"""Playing levels 1..5 for front ends: each level is an agent spec for :func:`make_agent`."""
+
+from __future__ import annotations
+
+from .base import agent_names
+
+# level -> agent spec, strongest last; a level whose agent is not registered falls back to the
+# strongest registered one below it.
+LEVELS: dict[int, str] = {
+    1: "random",
+    2: "heuristic",
+    3: "search:samples=20",
+    4: "search:samples=60",
+    5: "search:samples=150",
+}
+DEFAULT_LEVEL = 3
+
+
+def level_spec(level: int) -> str:
+    """The agent spec of a level (1 = beginner ... 5 = strongest)."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be 1 to 5, not {level}")
+    names = set(agent_names())
+    for lv in range(level, 0, -1):
+        spec = LEVELS[lv]
+        if spec.split(":")[0] in names:
+            return spec
+    return "random"
