@@ -500,15 +500,25 @@ class State:
         return out
 
     def _norm_seven(self, p: int, hand: int) -> int:
-        """Which copy of a concealed seven of trumps to play: scored first, unless sevens score
-        when played (then an unscored one), since copies otherwise differ in nothing."""
+        """Which concealed copy of a card to use.  A seven of trumps while the stock lasts: a
+        scored one first, unless sevens score when played (then an unscored one).  Otherwise a
+        copy the other seat knows of (a turn-up taken, a declared seven), so the copy chosen
+        never depends on cards the other seat has not seen."""
         c = p & 31
-        if rank_of(c) != self.rules.seven_rank or suit_of(c) != self.trump:
-            return p
-        want_scored = self.rules.seven == "declared"
-        for q in range(c, 32 * self.copies, 32):
-            if hand >> q & 1 and bool(self._scored7 >> q & 1) == want_scored:
-                return q
+        if (
+            rank_of(c) == self.rules.seven_rank
+            and suit_of(c) == self.trump
+            and self._turnup >= 0
+        ):
+            want_scored = self.rules.seven == "declared"
+            for q in range(c, 32 * self.copies, 32):
+                if hand >> q & 1 and bool(self._scored7 >> q & 1) == want_scored:
+                    return q
+        known = (self._known[0] | self._known[1]) & hand
+        if known and not known >> p & 1:
+            for q in range(c, 32 * self.copies, 32):
+                if known >> q & 1:
+                    return q
         return p
 
     def _follow_mask(self, hand: int) -> int:
@@ -577,11 +587,32 @@ class State:
 
     # ------------------------------------------------------------------ melds
 
+    def _known_first(self, qs: list[int]) -> list[int]:
+        """Concealed copies of one card, those the other seat knows of first: using one of them
+        reveals nothing, so the copy chosen never depends on cards the other seat has not seen."""
+        known = self._known[0] | self._known[1]
+        return sorted(qs, key=lambda q: not known >> q & 1) if known else qs
+
+    def _known_concealed(self, seat: int, mask: int) -> int:
+        """``mask`` with each concealed copy the other seat does not know of replaced, where
+        possible, by a known concealed copy of the same card (see :meth:`_known_first`)."""
+        hand = self._hand[seat]
+        spare = self._known[seat] & hand & ~mask
+        for p in bits(mask & hand & ~self._known[seat]):
+            if not spare:
+                break
+            for q in range(p & 31, 32 * self.copies, 32):
+                if spare >> q & 1:
+                    mask = (mask & ~(1 << p)) | (1 << q)
+                    spare &= ~(1 << q)
+                    break
+        return mask
+
     def _groups_for(self, seat: int, card: int) -> list[list[int]]:
         """Concealed copies (one group) then shown copies by history, for meld enumeration."""
         out = []
         hand = self._hand[seat]
-        conc = [q for q in range(card, 32 * self.copies, 32) if hand >> q & 1]
+        conc = self._known_first([q for q in range(card, 32 * self.copies, 32) if hand >> q & 1])
         if conc:
             out.append(conc)
         if self._shown[seat]:
@@ -656,6 +687,8 @@ class State:
             if m.cls == cls:
                 if rules.reform and mm & held != mm:
                     continue
+                if mm == mask:
+                    return f"you have already scored that {m.name}"
                 if mm & mask != mm:
                     return self._subset_problem(seat, mm, mask, m.name, k.name)
                 if k.points <= m.points:
@@ -700,6 +733,8 @@ class State:
         if ph == OVER:
             raise IllegalActionError("the deal is over")
         seat = self._turn
+        if action < 0:
+            raise IllegalActionError(f"{action} is not an action")
         if action < 256:
             if ph == DECLARE:
                 raise IllegalActionError(
@@ -900,6 +935,7 @@ class State:
         held = self._hand[seat] | self._shown[seat]
         if mask & ~held:
             raise IllegalActionError(f"you do not hold {_cards_sym(mask & ~held)}")
+        mask = self._known_concealed(seat, mask)
         kind = self.classify(mask)
         if kind < 0:
             raise IllegalActionError(f"{_cards_sym(mask)} is not a meld")
@@ -1057,7 +1093,7 @@ class State:
                         f"you do not hold {'another ' if taken else ''}{card_symbol(c)}{where}"
                         f"{hint}"
                     )
-                q = cands[0]
+                q = self._known_first(cands)[0]
                 if for_play:
                     q = self._norm_seven(q, hand)
             else:

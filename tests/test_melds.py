@@ -1,0 +1,273 @@
+"""When a meld is legal (RULES.md 3.3), and the worked examples of 3.3 each as a test.
+
+Hearts are trumps unless a test says otherwise (the turn-up is the 8♥).
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import deal, lose, rules, strings, total_meld_points, win_trick
+
+from bezique import IllegalActionError, State
+
+
+def _refused(s: State, text: str, match: str) -> None:
+    before = s.key()
+    with pytest.raises(IllegalActionError, match=match):
+        s.apply(text)
+    assert s.key() == before
+    assert text not in strings(s)
+
+
+def _meld(s: State, text: str, keep: list[str]) -> None:
+    """Win a trick, then score ``text`` (it must be among the legal actions) and draw."""
+    win_trick(s, keep)
+    assert text in strings(s), (text, sorted(strings(s)))
+    s.apply(text)
+    s.apply("pass")
+
+
+# ---------------------------------------------------------------- rules 1 and 2
+
+
+def test_meld_only_in_declaring_turn() -> None:
+    s = deal(["KS", "QS"])
+    _refused(s, "meld KS QS", "only declare after winning a trick")
+
+
+def test_meld_must_be_exactly_a_pattern_of_the_table() -> None:
+    s = deal(["KS", "QH", "KH", "JH", "QS", "JD", "AS"])
+    win_trick(s, ["KS", "QH", "KH", "JH", "QS", "JD"])
+    _refused(s, "meld KS QH", "is not a meld")  # king and queen of different suits
+    _refused(s, "meld KH QH JH", "is not a meld")  # not a whole sequence
+    _refused(s, "meld QS JD KS", "is not a meld")  # a bezique plus a card
+
+
+def test_meld_cards_must_be_in_hand_or_shown() -> None:
+    s = deal(["KS"], ["QS"])
+    win_trick(s, ["KS"])
+    _refused(s, "meld KS QS", "you do not hold")
+
+
+def test_meld_may_mix_shown_and_concealed_cards() -> None:
+    s = deal(["QS", "JD", "QH", "QD", "QC"])
+    keep = ["QS", "JD", "QH", "QD", "QC"]
+    _meld(s, "meld QS JD", keep)
+    _meld(s, "meld QS* QH QD QC", keep)
+    assert total_meld_points(s, 0) == 40 + 60
+
+
+# ---------------------------------------------------------------- rules 3 and 4
+
+
+def test_same_meld_cannot_score_twice() -> None:
+    s = deal(["KS", "QS"])
+    _meld(s, "meld KS QS", ["KS", "QS"])
+    win_trick(s, ["KS", "QS"])
+    _refused(s, "meld KS* QS*", "you have already scored that common marriage")
+
+
+def test_royal_marriage_then_sequence_scores_250() -> None:
+    s = deal(["KH", "QH", "AH", "TH", "JH"])
+    keep = ["KH", "QH", "AH", "TH", "JH"]
+    _meld(s, "meld KH QH", keep)
+    _meld(s, "meld AH TH KH* QH* JH", keep)
+    assert total_meld_points(s, 0) == 40 + 250
+
+
+def test_sequence_then_royal_marriage_of_its_cards_is_illegal() -> None:
+    s = deal(["KH", "QH", "AH", "TH", "JH"])
+    keep = ["KH", "QH", "AH", "TH", "JH"]
+    _meld(s, "meld AH TH KH QH JH", keep)
+    win_trick(s, keep)
+    _refused(s, "meld KH* QH*", "cards may be added to a meld, never taken from it")
+
+
+def test_sequence_then_king_with_other_queen_of_trumps_is_illegal() -> None:
+    s = deal(["KH", "QH", "AH", "TH", "JH", "QH"])
+    keep = ["KH", "QH", "AH", "TH", "JH"]
+    _meld(s, "meld AH TH KH QH JH", keep)
+    win_trick(s, keep)
+    _refused(s, "meld KH* QH", "is in your sequence")
+
+
+def test_married_queen_cannot_marry_other_king() -> None:
+    s = deal(["KH", "QH", "KH"])
+    _meld(s, "meld KH QH", ["KH", "QH"])
+    win_trick(s, ["KH", "QH"])
+    _refused(s, "meld KH QH*", "that Q♥ has already been married")
+
+
+def test_married_plain_queen_cannot_marry_other_king() -> None:
+    s = deal(["KS", "QS", "KS"])
+    _meld(s, "meld KS QS", ["KS", "QS"])
+    win_trick(s, ["KS", "QS"])
+    _refused(s, "meld KS QS*", "that Q♠ has already been married")
+
+
+def test_married_queen_can_go_into_four_queens() -> None:
+    s = deal(["KH", "QH", "QS", "QD", "QC"])
+    keep = ["KH", "QH", "QS", "QD", "QC"]
+    _meld(s, "meld KH QH", keep)
+    _meld(s, "meld QS QH* QD QC", keep)
+    assert total_meld_points(s, 0) == 40 + 60
+
+
+def test_married_trump_queen_can_go_into_sequence_with_same_king() -> None:
+    s = deal(["KH", "QH", "KH", "AH", "TH", "JH"])
+    keep = ["KH", "QH", "AH", "TH", "JH"]
+    _meld(s, "meld KH QH", keep)
+    win_trick(s, keep)
+    # only the married king completes the sequence: the other K♥ would take a card from it
+    assert "meld AH TH KH* QH* JH" in strings(s)
+    assert "meld AH TH KH QH* JH" not in strings(s)
+    s.apply("meld AH TH KH* QH* JH")
+    assert total_meld_points(s, 0) == 40 + 250
+
+
+def test_single_bezique_then_double_bezique_scores_540_in_all() -> None:
+    s = deal(["QS", "JD", "QS", "JD"], turnup="8C")
+    keep = ["QS", "JD"]
+    _meld(s, "meld QS JD", keep)
+    _meld(s, "meld QS* QS JD* JD", keep)
+    assert total_meld_points(s, 0) == 540
+
+
+def test_two_single_beziques_cannot_become_a_double() -> None:
+    s = deal(["QS", "JD", "QS", "JD"], turnup="8C")
+    keep = ["QS", "JD"]
+    _meld(s, "meld QS JD", keep)
+    _meld(s, "meld QS JD", keep)
+    assert total_meld_points(s, 0) == 80
+    win_trick(s, keep)
+    assert not [a for a in strings(s) if a.startswith("meld")]
+    _refused(s, "meld QS*1 QS*2 JD*1 JD*2", "a new meld needs a new card")
+
+
+def test_double_bezique_needs_all_four_cards_held_together() -> None:
+    s = deal(["QS", "JD", "JD"], stock=["QS", "8D"], turnup="8C")
+    _meld(s, "meld QS JD", ["QS", "JD"])  # then seat 0 draws the second Q♠
+    s.apply("play QS*")  # the shown Q♠ is played
+    s.apply("play 8D")
+    assert s.current_player() == 0
+    assert "meld QS JD* JD" not in strings(s)
+    _refused(s, "meld QS QS* JD* JD", "you have no Q♠ on the table")
+
+
+def test_four_kings_with_one_played_cannot_be_reformed_with_a_new_king() -> None:
+    s = deal(["KS", "KH", "KD", "KC", "KS"])
+    keep = ["KS", "KH", "KD", "KC"]
+    _meld(s, "meld KS KH KD KC", keep)
+    win_trick(s, lead="play KC*")  # the king is played: the four kings are broken
+    assert s.current_player() == 0
+    assert "meld KS* KS KH* KD*" not in strings(s)
+    _refused(s, "meld KS KS* KH* KD*", "was broken when K♣ was played; it cannot be re-formed")
+
+
+def test_royal_marriage_with_played_king_cannot_grow_into_sequence_with_other_king() -> None:
+    s = deal(["KH", "QH", "AH", "TH", "JH", "KH"])
+    keep = ["KH", "QH", "AH", "TH", "JH"]
+    _meld(s, "meld KH QH", keep)
+    win_trick(s, lead="play KH*")  # the married king leads and wins the trick
+    assert s.current_player() == 0
+    _refused(s, "meld AH TH KH QH* JH", "royal marriage was broken")
+
+
+def test_second_four_kings_of_the_other_four_kings_is_legal() -> None:
+    # seat 0 draws the other four kings after melding the first four
+    s = deal(["KS", "KH", "KD", "KC"], ["8D", "9D", "7D", "8S"],
+             stock=["KS", "9S", "KH", "7S", "KD", "8C", "KC", "9C"], turnup="8C")
+    _meld(s, "meld KS KH KD KC", ["KS", "KH", "KD", "KC"])
+    win_trick(s, lead="play KC*")  # one of the first four is played
+    s.apply("pass")
+    for _ in range(2):
+        win_trick(s, ["KS", "KH", "KD", "KC"])
+        s.apply("pass")
+    win_trick(s, ["KS", "KH", "KD", "KC"])
+    assert "meld KS KH KD KC" in strings(s)
+    s.apply("meld KS KH KD KC")
+    assert total_meld_points(s, 0) == 160
+
+
+# ---------------------------------------------------------------- rule 6 and the examples
+
+
+def test_one_queen_may_be_in_a_marriage_a_bezique_and_four_queens() -> None:
+    s = deal(["KS", "QS", "JD", "QH", "QD", "QC"], turnup="8C")
+    keep = ["KS", "QS", "JD", "QH", "QD", "QC"]
+    _meld(s, "meld KS QS", keep)
+    _meld(s, "meld QS* JD", keep)
+    _meld(s, "meld QS* QH QD QC", keep)
+    assert total_meld_points(s, 0) == 20 + 40 + 60
+
+
+def test_cross_class_reuse_is_free_in_either_order() -> None:
+    s = deal(["KS", "QS", "JD", "QH", "QD", "QC"], turnup="8C")
+    keep = ["KS", "QS", "JD", "QH", "QD", "QC"]
+    _meld(s, "meld QS QH QD QC", keep)
+    _meld(s, "meld QS* JD", keep)
+    _meld(s, "meld KS QS*", keep)
+    assert total_meld_points(s, 0) == 60 + 40 + 20
+
+
+def test_seed_000_bezique_now_marriage_after_next_trick() -> None:
+    s = deal(["KS", "QS", "JD"], turnup="8C")
+    keep = ["KS", "QS", "JD"]
+    win_trick(s, keep)
+    # both are legal now; one meld per trick, so the bezique first
+    assert {"meld QS JD", "meld KS QS"} <= strings(s)
+    s.apply("meld QS JD")
+    assert "meld KS QS*" not in strings(s)
+    s.apply("pass")
+    _meld(s, "meld KS QS*", keep)
+    assert total_meld_points(s, 0) == 60
+
+
+def test_bezique_kings_queens_and_marriages_all_score_240() -> None:
+    cards = ["KS", "KH", "KD", "KC", "QS", "QH", "QD", "QC"]
+    # seat 0 holds seven of them; the Q♣ comes from the stock
+    s = deal(cards[:7], ["8S", "9S", "7S", "8D", "9D", "7D", "8C", "9C"],
+             stock=["9H", "TS", "TC", "TS", "TD", "TC", "QC", "TD", "9H", "AS", "JS", "AC"])
+    _meld(s, "meld KS KH KD KC", cards)
+    _meld(s, "meld KS* QS", cards)
+    _meld(s, "meld KH* QH", cards)
+    _meld(s, "meld KD* QD", cards)
+    # seat 0 now holds only meld cards and must lead one: the K♠ has done all it can
+    win_trick(s, lead="play KS*")
+    s.apply("meld QS* QH* QD* QC")
+    s.apply("pass")
+    _meld(s, "meld KC* QC*", cards)
+    assert total_meld_points(s, 0) == 80 + 20 + 40 + 20 + 60 + 20 == 240
+
+
+def _best(s: State, keep: list[str], memo: dict[frozenset[str], int], done: frozenset[str]) -> int:
+    """Most points the melds of the ``keep`` cards can still give, over every order."""
+    if done in memo:
+        return memo[done]
+    win_trick(s, keep)
+    best = 0
+    names = {k.upper() for k in keep}
+    melds = [a for a in strings(s) if a.startswith("meld")]
+    for m in sorted(a for a in melds if {c.rstrip("*12") for c in a.split()[1:]} <= names):
+        t = s.clone()
+        pts = t.scores[0]
+        t.apply(m)
+        gain = t.scores[0] - pts
+        t.apply("pass")
+        best = max(best, gain + _best(t, keep, memo, done | {m}))
+    memo[done] = best
+    return best
+
+
+def test_binocle_same_cards_give_at_most_220() -> None:
+    cards = ["KS", "KH", "KD", "KC", "QS", "QH", "QD", "QC"]
+    r = rules("binocle")
+    s = deal(cards, turnup="9H", r=r)
+    # one order reaches 220: three marriages (one royal), then four kings, then four queens
+    t = s.clone()
+    for m in ("meld KS QS", "meld KH QH", "meld KD QD", "meld KS* KH* KD* KC",
+              "meld QS* QH* QD* QC"):
+        _meld(t, m, cards)
+    assert total_meld_points(t, 0) == 20 + 40 + 20 + 80 + 60 == 220
+    # and no order does better (seat 0 wins every trick, so only the order matters)
+    assert _best(s.clone(), cards, {}, frozenset()) == 220
