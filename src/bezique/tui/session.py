@@ -1,0 +1,357 @@
+"""A game of a person against the computer, without any screen: moves, undo, hint, saving.
+
+The app in :mod:`bezique.tui.app` draws a :class:`Session`; tests and other front ends can drive
+one directly.  The computer only ever gets its seat's :class:`~bezique.observation.Observation`.
+The game is saved as a record (RULES.md 8) after every action, so ``bezique play --resume``
+continues it and ``bezique replay`` reads it.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
+>>> s = Session.new(PlayConfig(level=1, seed=5), path)
+>>> while not s.human_to_act():
+...     _ = s.computer_move()
+>>> _ = s.play(s.observation().legal[0])
+>>> Session.resume(path).state.history_strings() == s.state.history_strings()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import actions as act
+from ..agents import Agent, agent_names, make_agent
+from ..agents.levels import DEFAULT_LEVEL, level_spec
+from ..cards import card_symbol, rank_of, suit_of
+from ..errors import BeziqueError, IllegalActionError, RecordError
+from ..game import Game
+from ..observation import Observation, observe
+from ..record import parse_record, states_from_record
+from ..rules import Rules
+from ..state import State
+
+NAMES = ("You", "Computer")
+SAVE_NAME = "game.json"
+LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "club", 4: "strong", 5: "expert"}
+
+
+def data_dir() -> Path:
+    """Where games are saved: ``$BEZIQUE_DATA_DIR`` if set, else the user's data directory."""
+    env = os.environ.get("BEZIQUE_DATA_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("bezique"))
+
+
+def save_path() -> Path:
+    """The file the current game is saved to."""
+    return data_dir() / SAVE_NAME
+
+
+@dataclass
+class PlayConfig:
+    """What a person chooses before a game: the computer's level, the variant and its options."""
+
+    level: int = DEFAULT_LEVEL
+    variant: str = "bezique"
+    target: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+    def rules(self) -> Rules:
+        """The rules these choices make; :class:`~bezique.errors.OptionError` if they are bad."""
+        opts = dict(self.options)
+        if self.target is not None:
+            opts["target"] = self.target
+        return Rules.preset(self.variant, **opts)
+
+
+def _verb(seat: int, base: str, third: str | None = None) -> str:
+    return f"{NAMES[seat]} {base if seat == 0 else (third or base + 's')}"
+
+
+def describe(before: State, action: int, after: State) -> list[str]:
+    """Log lines for one action, in words a player reads at a glance ("Computer leads Q♠")."""
+    seat = before.current_player()
+    out: list[str] = []
+    new = after.events[len(before.events) :]
+    if act.is_play(action):
+        card = card_symbol(action & 31)
+        if before.phase == "lead":
+            out.append(f"{_verb(seat, 'lead')} {card}")
+        else:
+            win = after.last_trick_winner
+            taker = "you win" if win == 0 else "Computer wins"
+            out.append(f"{_verb(seat, 'play')} {card}: {taker} the trick")
+    elif act.is_meld(action):
+        ev = [e for e in new if e[2] == "meld"]
+        cards = sorted((q & 31 for q in act.meld_cards(action)), key=lambda c: (suit_of(c),
+                                                                                 rank_of(c)))
+        kind = ev[0][3] if ev else "a meld"
+        pts = ev[0][1] if ev else 0
+        out.append(f"{_verb(seat, 'declare')} {kind} "
+                   f"{' '.join(card_symbol(c) for c in cards)} (+{pts})")
+    elif action == act.EXCHANGE:
+        out.append(f"{_verb(seat, 'exchange')} the seven of trumps for the turn-up (+10)")
+    elif action == act.SEVEN:
+        out.append(f"{_verb(seat, 'declare')} the seven of trumps (+10)")
+    elif action == act.PASS:
+        got = _drawn(before, after, 0)
+        if seat == 0:
+            out.append(f"You draw {got}")
+        else:
+            out.append(f"Computer draws; you draw {got}")
+        if after.end_phase and not before.end_phase:
+            out.append("Stock gone: follow suit, win if you can")
+    for s, pts, reason, _ in new:
+        if reason == "last trick":
+            out.append(f"{_verb(s, 'take', 'takes')} the last trick (+{pts})")
+        elif reason == "brisques":
+            label = "card points" if before.rules.variant == "binocle" else "brisques"
+            out.append(f"{_verb(s, 'count', 'counts')} {pts} in {label}")
+        elif reason == "seven" and action not in (act.EXCHANGE, act.SEVEN):
+            out.append(f"{NAMES[s]} scores {pts} for the seven of trumps")
+    return out
+
+
+def _drawn(before: State, after: State, seat: int) -> str:
+    """The card ``seat`` drew between two states (its own hand only: nothing hidden)."""
+    left = list(before.hand(seat)) + list(before.shown(seat))
+    for c in list(after.hand(seat)) + list(after.shown(seat)):
+        if c in left:
+            left.remove(c)
+        else:
+            return card_symbol(c)
+    return "a card"
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """One seat's account of a finished deal."""
+
+    melds: tuple[tuple[str, int], ...]
+    sevens: int
+    last_trick: int
+    brisques: int
+    deal: int
+    game: int
+
+
+def deal_summary(state: State) -> tuple[DealSummary, DealSummary]:
+    """What each seat scored in a deal, by kind (for the end-of-deal screen)."""
+    out = []
+    for seat in (0, 1):
+        melds: list[tuple[str, int]] = []
+        sevens = last = bris = 0
+        for s, pts, reason, detail in state.events:
+            if s != seat:
+                continue
+            if reason == "meld":
+                melds.append((detail, pts))
+            elif reason in ("seven", "turnup"):
+                sevens += pts
+            elif reason == "last trick":
+                last += pts
+            elif reason == "brisques":
+                bris += pts
+        out.append(DealSummary(tuple(melds), sevens, last, bris, state.scores[seat],
+                               state.game_scores[seat]))
+    return out[0], out[1]
+
+
+class Session:
+    """A game against the computer: the human is seat 0, the computer seat 1.
+
+    Every change is saved to ``path`` (when given) as a game record with a ``play`` entry that
+    keeps the level and the seeds, so a resumed game goes on as it would have.
+    """
+
+    HUMAN = 0
+    COMPUTER = 1
+
+    def __init__(self, game: Game, level: int, agent_seed: int, path: Path | None) -> None:
+        self.game = game
+        self.level = level
+        self.agent_spec = level_spec(level)
+        self.agent_seed = agent_seed
+        self.path = path
+        # a fresh seed per resumption point keeps the computer's choices varied but reproducible
+        self.agent: Agent = make_agent(self.agent_spec, seed=agent_seed + self.actions_played())
+        self._hint_agent: Agent | None = None
+        self.log: list[str] = []
+
+    # ------------------------------------------------------------------ making and saving
+
+    @classmethod
+    def new(cls, config: PlayConfig, path: Path | None = None) -> Session:
+        """A new game with these choices (a random seed unless one is given)."""
+        rules = config.rules()
+        if not 1 <= config.level <= 5:
+            raise BeziqueError(f"the level must be 1 to 5, not {config.level}")
+        seed = config.seed if config.seed is not None else random.randrange(2**32)
+        s = cls(Game(rules, seed=seed), config.level, seed ^ 0x5EED, path)
+        s.save()
+        return s
+
+    @classmethod
+    def resume(cls, path: Path) -> Session:
+        """The game saved in ``path``; :class:`RecordError` if there is none or it is damaged."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RecordError("there is no saved game to resume: start one with 'bezique play'")\
+                from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise RecordError(f"the saved game {path} cannot be read: {e}") from None
+        record = parse_record(data)
+        meta = data.get("play") if isinstance(data, dict) else None
+        if not isinstance(meta, dict):
+            meta = {}
+        seed = meta.get("seed")
+        level = meta.get("level", DEFAULT_LEVEL)
+        agent_seed = meta.get("agent_seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            seed = None
+        if level not in (1, 2, 3, 4, 5):
+            level = DEFAULT_LEVEL
+        if not isinstance(agent_seed, int):
+            agent_seed = 0
+        states = states_from_record(record)
+        game = Game.from_states(record.rules, states, seed=seed)
+        s = cls(game, level, agent_seed, path)
+        s.log.append("Game resumed")
+        return s
+
+    def record(self) -> dict[str, Any]:
+        """The game as a record (RULES.md 8) with the ``play`` entry for resuming."""
+        rec = self.game.to_record()
+        rec["play"] = {"level": self.level, "agent": self.agent_spec, "seed": self.game.seed,
+                       "agent_seed": self.agent_seed, "human": self.HUMAN}
+        return rec
+
+    def save(self) -> None:
+        """Write the record (atomically: a crash never leaves half a file)."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.record(), indent=1), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def state(self) -> State:
+        """The current deal."""
+        return self.game.state
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self.game.rules
+
+    def deal_number(self) -> int:
+        """1 for the first deal, and so on."""
+        return len(self.game.deals) + 1
+
+    def actions_played(self) -> int:
+        """Actions in the whole game so far."""
+        return sum(len(s.history()) for s in self.game.all_deals())
+
+    def observation(self) -> Observation:
+        """What the person may see."""
+        return observe(self.state, self.HUMAN)
+
+    def human_to_act(self) -> bool:
+        """True when the person is to act."""
+        return self.state.current_player() == self.HUMAN
+
+    def computer_to_act(self) -> bool:
+        """True when the computer is to act."""
+        return self.state.current_player() == self.COMPUTER
+
+    def deal_over(self) -> bool:
+        """True when the current deal has ended."""
+        return self.state.is_terminal()
+
+    def game_over(self) -> bool:
+        """True once the game has a winner."""
+        return self.game.is_over()
+
+    # ------------------------------------------------------------------ moves
+
+    def play(self, text: str) -> list[str]:
+        """The person's action (text); :class:`IllegalActionError` with the reason if refused."""
+        if not self.human_to_act():
+            raise IllegalActionError("it is not your turn")
+        return self._apply(text)
+
+    def computer_choice(self) -> tuple[Observation, Callable[[], str]]:
+        """The computer's observation and a function choosing its action (safe in a thread)."""
+        obs = observe(self.state, self.COMPUTER)
+        agent = self.agent
+        return obs, lambda: agent.act(obs)
+
+    def computer_move(self) -> list[str]:
+        """Let the computer choose and apply one action; its log lines."""
+        _, choose = self.computer_choice()
+        return self.apply_computer(choose())
+
+    def apply_computer(self, text: str) -> list[str]:
+        """Apply an action the computer chose."""
+        if not self.computer_to_act():
+            raise IllegalActionError("it is not the computer's turn")
+        return self._apply(text)
+
+    def _apply(self, text: str) -> list[str]:
+        state = self.state
+        a = state.string_to_action(text)
+        before = state.clone()
+        state.apply_action(a)
+        lines = describe(before, a, state)
+        if state.is_terminal():
+            a0, a1 = state.scores
+            lines.append(f"Deal over: you {a0}, Computer {a1}")
+        self.log.extend(lines)
+        self.save()
+        return lines
+
+    def next_deal(self) -> None:
+        """Deal again once a deal is over (and the game is not)."""
+        self.game.next_deal()
+        self.log.append(f"Deal {self.deal_number()}: {NAMES[self.state.dealer]} "
+                        f"{'deal' if self.state.dealer == 0 else 'deals'}")
+        self.save()
+
+    def undo(self) -> int:
+        """Take back the person's last action and the computer's replies; how many were undone.
+
+        Only within the current deal: a finished deal stays as it was.
+        """
+        hist = self.state.history()
+        mine = [i for i, (p, _) in enumerate(hist) if p == self.HUMAN]
+        if not mine:
+            raise IllegalActionError("there is nothing of yours to take back in this deal")
+        n = len(hist) - mine[-1]
+        for _ in range(n):
+            self.state.undo_action()
+        self.log.append("You take back your last move")
+        self.save()
+        return n
+
+    def hint(self) -> tuple[Observation, Callable[[], str]]:
+        """The person's observation and a function giving what the computer would play there."""
+        if self._hint_agent is None:
+            spec = "heuristic" if "heuristic" in agent_names() else self.agent_spec
+            self._hint_agent = make_agent(spec, seed=self.agent_seed + 1)
+        obs = self.observation()
+        agent = self._hint_agent
+        return obs, lambda: agent.act(obs)

@@ -1,0 +1,168 @@
+"""Cards drawn as text: small boxes for the hand and the table, chips for shown cards.
+
+Everything here returns Rich :class:`~rich.text.Text`; colour is optional (``colour=False``
+gives plain text with only bold and reverse, for ``NO_COLOR``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..cards import DIAMONDS, HEARTS, card_symbol, suit_of
+
+RED_SUITS = (HEARTS, DIAMONDS)
+
+
+def card_style(card: int, colour: bool = True) -> str:
+    """The style of a card's face: red hearts and diamonds, black spades and clubs."""
+    if not colour:
+        return "bold"
+    return "bold #c0141e on #f4f1e8" if suit_of(card) in RED_SUITS else "bold #101010 on #f4f1e8"
+
+
+def face(card: int) -> str:
+    """A card's face in three columns: ``10♦``, `` Q♠``."""
+    return card_symbol(card).rjust(3)
+
+
+def chip(card: int, colour: bool = True) -> Text:
+    """A card as a one-line chip ``[Q♠]``."""
+    t = Text()
+    if colour:
+        t.append(face(card), card_style(card, colour))
+    else:
+        t.append("[" + card_symbol(card) + "]", "bold")
+    return t
+
+
+def chips(cards: Sequence[int], colour: bool = True, empty: str = "-") -> Text:
+    """Cards as chips separated by spaces."""
+    if not cards:
+        return Text(empty, "dim")
+    return Text(" ").join(chip(c, colour) for c in cards)
+
+
+@dataclass(frozen=True)
+class CardSlot:
+    """One card of a row: the card, whether it lies shown on the table, and whether it is legal."""
+
+    card: int
+    shown: bool = False
+    playable: bool = True
+
+
+def card_row(
+    slots: Sequence[CardSlot],
+    width: int,
+    selected: int = -1,
+    colour: bool = True,
+    labels: bool = True,
+) -> tuple[Text, list[tuple[int, int]]]:
+    """Cards as boxes three lines high (plus a line of key numbers when ``labels``).
+
+    Returns the text and each card's column span, for mouse clicks.  Boxes are 5 wide with a
+    gap; when that is too wide they share borders; shown cards have double borders.
+    """
+    n = len(slots)
+    gap = 1 if n * 6 - 1 <= width else 0
+    w = 5
+    if n * (w + gap) - gap > width:
+        w, gap = 4, 0
+    lines = [Text(), Text(), Text(), Text()]
+    spans: list[tuple[int, int]] = []
+    x = 0
+    for i, slot in enumerate(slots):
+        sel = i == selected
+        tl, tr, bl, br, h, v = ("╔", "╗", "╚", "╝", "═", "║") if slot.shown else (
+            "┌", "┐", "└", "┘", "─", "│")
+        border = "bold yellow" if sel and colour else ("bold" if sel else "")
+        if not slot.playable:
+            border = "dim"
+        inner = w - 2
+        f = face(slot.card)[-inner:] if inner < 3 else face(slot.card)
+        style = card_style(slot.card, colour)
+        if not slot.playable:
+            style = "dim" if not colour else style + " dim"
+        if sel:
+            style = (style + " reverse") if not colour else style.replace("on #f4f1e8",
+                                                                           "on #ffe680")
+        lines[0].append(tl + h * inner + tr, border)
+        lines[1].append(v, border)
+        lines[1].append(f.ljust(inner), style)
+        lines[1].append(v, border)
+        lines[2].append(bl + h * inner + br, border)
+        label = str((i + 1) % 10) if i < 10 else " "
+        mark = ("▲" if sel else label) if labels else " "
+        lab_style = "bold yellow" if sel and colour else ("bold" if sel else "dim")
+        lines[3].append(mark.center(w), lab_style)
+        spans.append((x, x + w))
+        x += w
+        if gap and i < n - 1:
+            for ln in lines:
+                ln.append(" " * gap)
+            x += gap
+    rows = lines if labels else lines[:3]
+    return Text("\n").join(rows), spans
+
+
+class HandView(Widget):
+    """The person's cards (concealed then shown), one of them selected; click to choose."""
+
+    DEFAULT_CSS = """
+    HandView { height: 4; }
+    """
+
+    can_focus = True
+    selected: reactive[int] = reactive(0)
+
+    class Chosen(Message):
+        """A card was clicked."""
+
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.slots: list[CardSlot] = []
+        self.colour = True
+        self._spans: list[tuple[int, int]] = []
+
+    def set_cards(self, slots: list[CardSlot], colour: bool) -> None:
+        """Show these cards (keeping the selection in range)."""
+        self.slots = slots
+        self.colour = colour
+        if self.selected >= len(slots):
+            self.selected = max(0, len(slots) - 1)
+        self.refresh()
+
+    def render(self) -> Text:
+        """The row of cards."""
+        if not self.slots:
+            return Text("(no cards)", "dim")
+        text, self._spans = card_row(self.slots, self.size.width or 60, self.selected,
+                                     self.colour)
+        return text
+
+    def move(self, delta: int) -> None:
+        """Move the selection left or right (wrapping)."""
+        if self.slots:
+            self.selected = (self.selected + delta) % len(self.slots)
+
+    def on_click(self, event: Click) -> None:
+        """Select the clicked card; a click on the selected card plays it."""
+        for i, (a, b) in enumerate(self._spans):
+            if a <= event.x < b:
+                self.post_message(self.Chosen(i))
+                return
+
+    def watch_selected(self) -> None:
+        """Redraw on a new selection."""
+        self.refresh()
