@@ -109,12 +109,14 @@ def at_end_phase(
     turnup: str,
     r: Rules | None = None,
     totals: Sequence[int] = (0, 0),
+    last_declare: Sequence[str] = (),
 ) -> tuple[State, list[str]]:
     """A deal played to the start of the end phase where seat 0 holds ``final0`` and seat 1
     holds ``final1`` (which must include ``turnup``: the loser of the last stock trick takes it).
 
-    Seat 0 (the non-dealer) leads and wins every stock trick, passing each declaring turn, so it
-    leads the first trick of the end phase.  Returns the state and the actions played.
+    Seat 0 (the non-dealer) leads and wins every stock trick, passing each declaring turn but
+    the last, where it first applies ``last_declare``; so it leads the first trick of the end
+    phase.  Returns the state and the actions played.
     """
     r = r or Rules.preset("bezique")
     h, tricks = r.hand_size, r.stock_tricks
@@ -145,8 +147,9 @@ def at_end_phase(
     stock.append(f0[-1])
     s = State.from_cards(r, [hand0, hand1], tu, stock, 1, totals)
     actions: list[str] = []
-    for a, b in pairs:
-        for text in (f"play {card_name(a)}", f"play {card_name(b)}", "pass"):
+    for i, (a, b) in enumerate(pairs):
+        extra = list(last_declare) if i == len(pairs) - 1 else []
+        for text in (f"play {card_name(a)}", f"play {card_name(b)}", *extra, "pass"):
             s.apply(text)
             actions.append(text)
     assert s.end_phase and s.current_player() == 0
