@@ -1,0 +1,332 @@
+"""Matches between two agents on duplicated deals, with wins, points and an Elo difference.
+
+Every deal (or game) is played twice with the same cards and the seats swapped, so luck of the
+cards cancels out: a *pair* is the two halves.  In half 1 agent A sits in seat 0 and agent B in
+seat 1; in half 2 they swap.  Agents see only their seat's observation and answer action text.
+
+Results do not depend on the number of worker processes: every pair's cards and every agent's
+seed derive from the match seed and the pair's number only.
+
+>>> from bezique import Rules
+>>> m = run_match("random", "random", Rules.preset("bezique"), deals=4, seed=1)
+>>> m.games, len(m.pairs), m.wins[0] + m.wins[1] + m.draws
+(4, 2, 4)
+>>> round(elo_from_score(0.75, 1000), 1)
+190.8
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .agents import Agent, make_agent
+from .errors import BeziqueError, IllegalActionError
+from .game import Game
+from .record import game_record
+from .rules import Rules
+from .state import State
+
+Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
+
+
+# ---------------------------------------------------------------------- Elo arithmetic
+
+
+def elo_from_score(p: float, n: int) -> float:
+    """The Elo difference whose expected score is ``p``: ``400 * log10(p / (1 - p))``.
+
+    ``p`` is first clamped to ``[1/(2n), 1 - 1/(2n)]`` (half a result from either end, ``n``
+    results in all) so that 0% and 100% give large but finite differences.
+
+    >>> elo_from_score(0.5, 10)
+    0.0
+    >>> round(elo_from_score(0.25, 100), 1)
+    -190.8
+    >>> round(elo_from_score(1.0, 100), 1)  # clamped to 199/200
+    919.5
+    """
+    eps = 1.0 / (2 * max(n, 1))
+    q = min(max(p, eps), 1.0 - eps)
+    if q == 0.5:
+        return 0.0
+    return 400.0 * math.log10(q / (1.0 - q))
+
+
+def score_interval(pair_scores: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """A confidence interval for the mean of the pair scores (each in 0..1).
+
+    The pairs are the independent units (the two halves of a pair share their cards, so they
+    are correlated).  This is the Wilson score interval over the ``M`` pairs with the Bernoulli
+    variance ``p(1-p)`` replaced by the pairs' observed variance ``v`` (which duplication makes
+    smaller): centre ``(p + z²/2M) / (1 + z²/M)``, half-width
+    ``z * sqrt(v/M + z²/4M²) / (1 + z²/M)``.  For single results (``v = p(1-p)``) it is exactly
+    Wilson's interval, and like it stays inside [0, 1] and has a width even at 0% or 100%.
+    The interval is widened if needed to contain ``p``.
+
+    >>> lo, hi = score_interval([1.0] * 20)
+    >>> round(lo, 3), hi
+    (0.839, 1.0)
+    >>> [round(x, 3) for x in score_interval([0.5] * 2)]  # two even pairs prove little
+    [0.171, 0.829]
+    """
+    m = len(pair_scores)
+    if m == 0:
+        return (0.0, 1.0)
+    p = sum(pair_scores) / m
+    v = sum((s - p) ** 2 for s in pair_scores) / m
+    z2 = z * z
+    denom = 1.0 + z2 / m
+    centre = (p + z2 / (2 * m)) / denom
+    half = z * math.sqrt(v / m + z2 / (4 * m * m)) / denom
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return (min(lo, p), max(hi, p))
+
+
+# ---------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class HalfResult:
+    """One half of a pair: agent A's score (1 win, 0.5 draw, 0 loss) and both agents' points."""
+
+    score: float
+    points: tuple[int, int]
+    deals: int
+    record: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """A duplicated deal or game: the same cards played twice with the seats swapped."""
+
+    index: int
+    halves: tuple[HalfResult, HalfResult]
+
+    @property
+    def score(self) -> float:
+        """Agent A's mean score over the two halves."""
+        return (self.halves[0].score + self.halves[1].score) / 2
+
+
+@dataclass
+class MatchResult:
+    """A whole match from agent A's side: A is index 0 of ``wins`` and ``points_per_deal``."""
+
+    agents: tuple[str, str]
+    mode: str  # "games" or "deals"
+    seed: int
+    pairs: list[PairResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        """Games (or, in deal mode, deals) played, both halves counted."""
+        return 2 * len(self.pairs)
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        """Games (deals) won by A and by B."""
+        a = sum(1 for p in self.pairs for h in p.halves if h.score == 1.0)
+        b = sum(1 for p in self.pairs for h in p.halves if h.score == 0.0)
+        return (a, b)
+
+    @property
+    def draws(self) -> int:
+        """Games (deals) drawn: only single deals with equal points can be."""
+        return sum(1 for p in self.pairs for h in p.halves if h.score == 0.5)
+
+    @property
+    def deals_played(self) -> int:
+        """Deals played in all, both halves counted."""
+        return sum(h.deals for p in self.pairs for h in p.halves)
+
+    @property
+    def points_per_deal(self) -> tuple[float, float]:
+        """Mean points a deal scored by A and by B (melds, sevens, last trick, brisques)."""
+        n = self.deals_played
+        if not n:
+            return (0.0, 0.0)
+        a = sum(h.points[0] for p in self.pairs for h in p.halves)
+        b = sum(h.points[1] for p in self.pairs for h in p.halves)
+        return (a / n, b / n)
+
+    @property
+    def score(self) -> float:
+        """A's score fraction, draws counting half."""
+        if not self.pairs:
+            return 0.5
+        return sum(p.score for p in self.pairs) / len(self.pairs)
+
+    @property
+    def elo(self) -> float:
+        """Elo difference A minus B (see :func:`elo_from_score`)."""
+        return elo_from_score(self.score, self.games)
+
+    @property
+    def elo_ci95(self) -> tuple[float, float]:
+        """95% interval of the Elo difference: the ends of :func:`score_interval` as Elo."""
+        lo, hi = score_interval([p.score for p in self.pairs])
+        return (elo_from_score(lo, self.games), elo_from_score(hi, self.games))
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``bezique arena --json`` prints."""
+        lo, hi = self.elo_ci95
+        return {
+            "games": self.games,
+            "wins": list(self.wins),
+            "points_per_deal": [round(x, 2) for x in self.points_per_deal],
+            "elo": round(self.elo, 1),
+            "elo_ci95": [round(lo, 1), round(hi, 1)],
+        }
+
+
+# ---------------------------------------------------------------------- playing
+
+
+def derive_seed(*parts: object) -> int:
+    """A 64-bit seed from the match seed and indices; the same on every machine and process."""
+    return random.Random(":".join(str(p) for p in parts)).getrandbits(64)
+
+
+def play_deal(state: State, agents: Sequence[Agent]) -> None:
+    """Play ``state`` to its end; ``agents[s]`` is given seat ``s``'s observation only.
+
+    An action the rules refuse raises :class:`IllegalActionError` naming the agent.
+    """
+    while not state.is_terminal():
+        seat = state.current_player()
+        agent = agents[seat]
+        text = agent.act(state.observation(seat))
+        try:
+            state.apply(text)
+        except BeziqueError as e:
+            raise IllegalActionError(
+                f"agent {agent.name!r} in seat {seat} chose {text!r}, which is refused: {e}"
+            ) from None
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """Everything a worker needs to play one pair (picklable)."""
+
+    index: int
+    specs: tuple[str, str]
+    variant: str
+    options: tuple[tuple[str, Any], ...]
+    mode: str
+    seed: int
+    save: bool
+
+
+def play_pair(task: PairTask) -> PairResult:
+    """Play both halves of pair ``task.index``: same cards, seats swapped."""
+    rules = Rules.from_options(task.variant, dict(task.options))
+    deal_seed = derive_seed(task.seed, task.index, "cards")
+    halves = []
+    for half in (0, 1):
+        a = make_agent(task.specs[0], seed=derive_seed(task.seed, task.index, half, "a"))
+        b = make_agent(task.specs[1], seed=derive_seed(task.seed, task.index, half, "b"))
+        seat_a = half  # A sits in seat 0 in the first half and seat 1 in the second
+        seated: list[Agent] = [a, b] if seat_a == 0 else [b, a]
+        names = [task.specs[0], task.specs[1]] if seat_a == 0 else [task.specs[1], task.specs[0]]
+        if task.mode == "games":
+            game = Game(rules, seed=deal_seed, first_dealer=1)
+            while True:
+                play_deal(game.state, seated)
+                if game.is_over():
+                    break
+                game.next_deal()
+            deals = game.all_deals()
+            score = 1.0 if game.winner == seat_a else 0.0
+        else:
+            state = State.new_deal(rules, deal_seed, dealer=1)
+            play_deal(state, seated)
+            deals = [state]
+            mine, theirs = state.scores[seat_a], state.scores[1 - seat_a]
+            score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+        pa = sum(s.scores[seat_a] for s in deals)
+        pb = sum(s.scores[1 - seat_a] for s in deals)
+        record = None
+        if task.save:
+            record = game_record(rules, deals)
+            record["players"] = names
+        halves.append(HalfResult(score, (pa, pb), len(deals), record))
+    return PairResult(task.index, (halves[0], halves[1]))
+
+
+def _pool_map(tasks: list[PairTask], jobs: int) -> Iterator[PairResult]:
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield play_pair(t)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ctx.Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap(play_pair, tasks, chunksize=1)
+
+
+def run_match(
+    spec_a: str,
+    spec_b: str,
+    rules: Rules,
+    *,
+    games: int | None = None,
+    deals: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    save: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` whole games or ``deals`` single deals between agents A and B.
+
+    The count is of games (deals) in all, both halves of each pair counted; an odd count is
+    rounded up to whole pairs.  With ``save``, every game (deal) is written to that directory
+    as a record (``game-0001-1.json``: pair 1, first half) with an extra key ``players``
+    naming the agents of seats 0 and 1.  ``progress`` is called with the number of pairs done.
+    """
+    if (games is None) == (deals is None):
+        raise BeziqueError("give either a number of games or a number of deals")
+    count = games if games is not None else deals
+    assert count is not None
+    if count < 1:
+        raise BeziqueError(f"the number of {'games' if games else 'deals'} must be at least 1")
+    if jobs < 1:
+        raise BeziqueError("--jobs must be at least 1")
+    mode = "games" if games is not None else "deals"
+    for spec in (spec_a, spec_b):
+        make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
+    out_dir = Path(save) if save is not None else None
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
+    tasks = [
+        PairTask(i, (spec_a, spec_b), rules.variant, tuple(sorted(rules.options().items())),
+                 mode, seed, out_dir is not None)
+        for i in range((count + 1) // 2)
+    ]
+    result = MatchResult((spec_a, spec_b), mode, seed)
+    for done, pr in enumerate(_pool_map(tasks, jobs), 1):
+        if out_dir is not None:
+            _save_pair(out_dir, mode, pr)
+        result.pairs.append(pr)
+        if progress is not None:
+            progress(done)
+    return result
+
+
+def _save_pair(out_dir: Path, mode: str, pr: PairResult) -> None:
+    import json
+
+    for h, half in enumerate(pr.halves, 1):
+        path = out_dir / f"{mode[:-1]}-{pr.index + 1:04d}-{h}.json"
+        try:
+            path.write_text(json.dumps(half.record, indent=1) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise BeziqueError(f"cannot write {path}: {e.strerror or e}") from None
