@@ -1089,8 +1089,9 @@ class State:
                     where = (" in your hand" if shown and fold_copies(shown, self.copies) >> c & 1
                              else "")
                     hint = f" (yours is on the table: write {card_name(c)}*)" if where else ""
+                    again = any(taken >> q & 1 for q in range(c, 32 * self.copies, 32))
                     raise IllegalActionError(
-                        f"you do not hold {'another ' if taken else ''}{card_symbol(c)}{where}"
+                        f"you do not hold {'another ' if again else ''}{card_symbol(c)}{where}"
                         f"{hint}"
                     )
                 q = self._known_first(cands)[0]

@@ -1,0 +1,200 @@
+"""Illegal actions: each raises IllegalActionError (a ValueError) with a message a player
+understands, and leaves the state exactly as it was."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import at_end_phase, deal, play, rules, win_trick
+
+from bezique import BeziqueError, IllegalActionError, State
+from bezique import actions as act
+from bezique.cards import bits
+
+
+def _refused(s: State, action: str | int, match: str) -> None:
+    before = s.key()
+    legal = s.legal_action_strings()
+    with pytest.raises(IllegalActionError, match=match):
+        s.apply(action)
+    assert s.key() == before
+    assert s.legal_action_strings() == legal
+
+
+def test_illegal_action_error_is_a_value_error() -> None:
+    assert issubclass(IllegalActionError, BeziqueError)
+    assert issubclass(IllegalActionError, ValueError)
+
+
+def test_declare_before_winning_a_trick_is_refused() -> None:
+    s = deal(["KS", "QS", "7H"], turnup="KH")
+    _refused(s, "meld KS QS", "you can only declare after winning a trick")
+    _refused(s, "pass", "you can only declare after winning a trick")
+    _refused(s, "seven", "you can only declare after winning a trick")
+    _refused(s, "exchange", "you can only declare after winning a trick")
+
+
+def test_follower_cannot_declare() -> None:
+    s = deal(["AS"], ["KD", "QD"])
+    s.apply("play AS")
+    _refused(s, "meld KD QD", "you can only declare after winning a trick")
+
+
+def test_play_during_the_declaring_turn_is_refused() -> None:
+    s = deal(["AS", "KS"], ["8D"])
+    play(s, "play AS", "play 8D")
+    _refused(s, "play KS", "declare a meld or pass")
+
+
+def test_play_of_a_card_not_held_is_refused() -> None:
+    s = deal(["AS"], ["KD"])
+    _refused(s, "play KD", "you do not hold K♦")
+
+
+def test_play_of_a_shown_copy_not_on_the_table_is_refused() -> None:
+    s = deal(["QS"])
+    _refused(s, "play QS*", "you have no Q♠ on the table")
+
+
+def test_meld_of_cards_not_held_is_refused() -> None:
+    s = deal(["KS", "QS", "JD", "JD", "AC"], ["QS", "QH"], turnup="8C")
+    win_trick(s, ["KS", "QS", "JD"])
+    _refused(s, "meld KH QH", "you do not hold K♥")
+    _refused(s, "meld QS QS JD JD", "you do not hold another Q♠")
+
+
+def test_meld_that_is_no_meld_is_refused() -> None:
+    s = deal(["KS", "QD", "AC"])
+    win_trick(s, ["KS", "QD"])
+    _refused(s, "meld KS QD", "K♠ Q♦ is not a meld")
+
+
+def test_married_queen_message() -> None:
+    s = deal(["KH", "QH", "KH"])
+    win_trick(s, ["KH", "QH"])
+    s.apply("meld KH QH")
+    s.apply("pass")
+    win_trick(s, ["KH", "QH"])
+    _refused(s, "meld KH QH*", "that Q♥ has already been married")
+
+
+def test_second_meld_in_a_turn_message() -> None:
+    s = deal(["KS", "QS", "KD", "QD"])
+    win_trick(s, ["KS", "QS", "KD", "QD"])
+    s.apply("meld KS QS")
+    _refused(s, "meld KD QD", "1 meld per trick won; win another trick")
+
+
+def test_broken_meld_message() -> None:
+    s = deal(["KS", "KH", "KD", "KC", "KS"])
+    keep = ["KS", "KH", "KD", "KC"]
+    win_trick(s, keep)
+    s.apply("meld KS KH KD KC")
+    s.apply("pass")
+    win_trick(s, lead="play KD*")
+    _refused(s, "meld KS KS* KH* KC*", "was broken when K♦ was played")
+
+
+def test_action_after_the_deal_is_over_is_refused() -> None:
+    s, _ = at_end_phase(
+        ["AS", "TS", "KS", "QS", "JS", "9S", "8S", "7S"],
+        ["AD", "TD", "KD", "QD", "JD", "9D", "8D", "8H"],
+        "8H",
+    )
+    while not s.is_terminal():
+        s.apply(s.legal_action_strings()[0])
+    assert s.legal_actions() == []
+    _refused(s, "pass", "the deal is over")
+    _refused(s, act.PASS, "the deal is over")
+
+
+@pytest.mark.parametrize("action", [-1, -300, 259, 300, 511])
+def test_action_numbers_that_are_no_action_are_refused(action: int) -> None:
+    s = deal(["AS"])
+    _refused(s, action, "is not an action")
+
+
+def test_meld_number_naming_cards_outside_the_pack_is_refused() -> None:
+    s = deal(["AS", "KS", "QS"], ["8D"])
+    play(s, "play AS", "play 8D")
+    _refused(s, act.meld_action(1 << 200), "you do not hold")
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("play QX", "is not a card"),
+        ("meld KS QS*x", "is not a card"),
+        ("jump", "is not an action"),
+        ("", "empty action"),
+    ],
+)
+def test_unreadable_action_text_is_refused(text: str, match: str) -> None:
+    s = deal(["KS", "QS"])
+    _refused(s, text, match)
+
+
+def test_undo_at_the_start_of_a_deal_is_refused() -> None:
+    s = deal()
+    before = s.key()
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        s.undo_action()
+    assert s.key() == before
+
+
+def _candidates(s: State, rng: random.Random) -> list[int]:
+    seat = s.current_player()
+    masks = s.all_masks()
+    held = masks[f"hand{seat}"] | masks[f"shown{seat}"]
+    cards = list(bits(held))
+    out = [*range(64), act.PASS, act.EXCHANGE, act.SEVEN]
+    for _ in range(12 if len(cards) > 2 else 0):
+        k = rng.randint(2, min(5, len(cards)))
+        out.append(act.meld_action(sum(1 << p for p in rng.sample(cards, k))))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle"])
+def test_every_action_is_legal_or_refused_without_effect(variant: str) -> None:
+    """At positions of random deals, an action outside ``legal_actions`` either is refused
+    (state unchanged) or is a legal action under another copy number (same outcome)."""
+    rng = random.Random(7)
+    r = rules(variant)
+    for seed in range(6):
+        s = State.new_deal(r, seed=seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            outcomes = set()
+            for a in legal:
+                t = s.clone()
+                t.apply_action(a)
+                outcomes.add(t.key())
+            for a in _candidates(s, rng):
+                if a in legal:
+                    continue
+                t = s.clone()
+                before = t.key()
+                try:
+                    t.apply_action(a)
+                except IllegalActionError:
+                    assert t.key() == before
+                else:
+                    assert _same_up_to_copies(t, s, legal), (a, s)
+            melds = [a for a in legal if act.is_meld(a)]
+            s.apply_action(rng.choice(melds or legal))
+
+
+def _same_up_to_copies(t: State, s: State, legal: list[int]) -> bool:
+    """True when ``t`` equals the result of some legal action of ``s`` but for copy numbers."""
+    def view(x: State) -> tuple[object, ...]:
+        return (x.hand(0), x.hand(1), x.shown(0), x.shown(1), x.scores, x.phase,
+                x.current_player(), x.trick_cards(), [m[:3] for m in x.melds(0) + x.melds(1)])
+
+    want = view(t)
+    for a in legal:
+        u = s.clone()
+        u.apply_action(a)
+        if view(u) == want:
+            return True
+    return False
