@@ -1,4 +1,4 @@
-"""Commands of the `bezique` CLI for this layer, registered on the main group."""
+"""``bezique serve``: the web site for playing in the browser (see :mod:`bezique.web.app`)."""
 
 from __future__ import annotations
 
@@ -7,3 +7,36 @@ import click
 
 def register(group: click.Group) -> None:
     """Add this layer's commands to ``group``."""
+    group.add_command(serve)
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite file for the games (default: games.sqlite3 in $BEZIQUE_DATA_DIR "
+                   "or the user data directory).")
+@click.option("--delay", type=click.FloatRange(0, 5), default=0.5, show_default=True,
+              help="Seconds the computer waits before each of its moves.")
+def serve(host: str, port: int, db: str | None, delay: float) -> None:
+    """Play in the browser against the computer or a friend."""
+    import sqlite3
+
+    import uvicorn
+
+    from .cli import fail
+    from .web.app import create_app
+    from .web.store import default_db_path
+
+    path = db or str(default_db_path())
+    try:
+        app = create_app(path, computer_delay=delay)
+    except (OSError, sqlite3.Error) as e:
+        fail(f"cannot open the database {path}: {e}")
+        return
+    click.echo(f"Bezique: open http://{host}:{port}/ in your browser (games stored in {path})")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    except (OSError, SystemExit) as e:
+        fail(f"cannot serve on {host}:{port}: {e}")

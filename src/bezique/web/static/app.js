@@ -1,0 +1,506 @@
+// Bezique in the browser: a small single-page client (no framework, no external assets).
+"use strict";
+
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const LEVEL_NAMES = { 1: "Beginner", 2: "Casual", 3: "Club player", 4: "Strong", 5: "Master" };
+const MELD_KEYS = "abcefgijklmoqrtvwyz";
+const PLAY_KEYS = "1234567890";
+
+// ------------------------------------------------------------------ helpers
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+function cardText(code) {
+  const r = code[0] === "T" ? "10" : code[0];
+  return r + SUIT_SYM[code[1]];
+}
+function cardImg(code) {
+  return h("img", { src: `/cards/${code}.svg`, alt: cardText(code), draggable: "false" });
+}
+function backImg() { return h("img", { src: "/cards/back.svg", alt: "face-down card", draggable: "false" }); }
+function staticCard(code) { return h("div", { class: "card", role: "img", "aria-label": cardText(code) }, cardImg(code)); }
+
+const Saved = {
+  all() {
+    try { return JSON.parse(localStorage.getItem("bezique.games") || "{}"); } catch (e) { return {}; }
+  },
+  get(id) { return this.all()[id] || null; },
+  set(id, token, seat, invite) {
+    const a = this.all(); a[id] = { token, seat, invite: invite || (a[id] && a[id].invite) || null };
+    localStorage.setItem("bezique.games", JSON.stringify(a));
+  },
+};
+
+async function api(path, body) {
+  const res = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = {};
+  try { data = await res.json(); } catch (e) { /* not JSON */ }
+  if (!res.ok) throw new Error(data.error || `the server answered ${res.status}`);
+  return data;
+}
+
+const app = document.getElementById("app");
+let current = null; // the running page controller (has stop())
+let keyHandler = null;
+
+function show(...nodes) {
+  app.replaceChildren(...nodes);
+}
+
+// ------------------------------------------------------------------ routing
+function route() {
+  if (current && current.stop) current.stop();
+  current = null;
+  keyHandler = null;
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "game" && parts[1]) {
+    if (parts[2]) { // a private seat link: remember the token, then drop it from the address bar
+      Saved.set(parts[1], parts[2], null);
+      history.replaceState(null, "", `#/game/${encodeURIComponent(parts[1])}`);
+    }
+    current = new GamePage(parts[1]);
+  } else if (parts[0] === "join" && parts[1] && parts[2]) {
+    joinPage(parts[1], parts[2]);
+  } else if (parts[0] === "replay" && parts[1]) {
+    current = new ReplayPage(parts[1]);
+  } else if (parts[0] === "games") {
+    gamesPage();
+  } else if (parts[0] === "help") {
+    helpPage();
+  } else {
+    homePage();
+  }
+}
+window.addEventListener("hashchange", route);
+document.addEventListener("keydown", (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const t = ev.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (keyHandler && keyHandler(ev)) ev.preventDefault();
+});
+
+// ------------------------------------------------------------------ home
+function homePage() {
+  const level = h("select", { id: "level", name: "level" },
+    [1, 2, 3, 4, 5].map((lv) => h("option", { value: lv, selected: lv === 3 }, `${lv} · ${LEVEL_NAMES[lv]}`)));
+  const variant = (id) => h("select", { id, name: "variant" },
+    h("option", { value: "bezique" }, "Bezique (64 cards)"), h("option", { value: "binocle" }, "Binocle (48 cards)"));
+  const target = (id) => h("select", { id, name: "target" },
+    [[1000, "1000 (standard)"], [1500, "1500"], [2000, "2000"], [500, "500 (quick)"]].map(([v, t]) => h("option", { value: v }, t)));
+  const err = h("div", { class: "msg", role: "alert" });
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", autocomplete: "nickname" });
+
+  async function start(opponent) {
+    err.className = "msg"; err.textContent = "";
+    const body = opponent === "computer"
+      ? { opponent, level: +level.value, variant: document.getElementById("cvariant").value,
+          target: +document.getElementById("ctarget").value }
+      : { opponent, variant: document.getElementById("fvariant").value,
+          target: +document.getElementById("ftarget").value, name: nameIn.value };
+    try {
+      const g = await api("/api/games", body);
+      Saved.set(g.id, g.token, g.seat, g.invite);
+      location.hash = `#/game/${g.id}`;
+    } catch (e) { err.className = "msg error"; err.textContent = e.message; }
+  }
+
+  show(
+    h("section", { class: "hero" },
+      h("div", { class: "fan", "aria-hidden": "true" }, ["AH", "TH", "KH", "QH", "JH"].map(cardImg)),
+      h("h1", {}, "Bezique"),
+      h("p", {}, "The classic two-handed card game of marriages, beziques and brisques.")),
+    h("div", { class: "panels" },
+      h("section", { class: "panel" },
+        h("h2", {}, "Play the computer"),
+        h("div", { class: "field" }, h("label", { for: "level" }, "Level"), level),
+        h("div", { class: "field" }, h("label", { for: "cvariant" }, "Game"), variant("cvariant")),
+        h("div", { class: "field" }, h("label", { for: "ctarget" }, "Play to"), target("ctarget")),
+        h("button", { class: "btn", id: "start-computer", onclick: () => start("computer") }, "Deal the cards")),
+      h("section", { class: "panel" },
+        h("h2", {}, "Play a friend"),
+        h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
+        h("div", { class: "field" }, h("label", { for: "fvariant" }, "Game"), variant("fvariant")),
+        h("div", { class: "field" }, h("label", { for: "ftarget" }, "Play to"), target("ftarget")),
+        h("button", { class: "btn", id: "start-friend", onclick: () => start("friend") }, "Create a game and get a link")),
+      gamesPanel()),
+    err);
+}
+
+function gamesPanel() {
+  const list = h("ul", { class: "games-list", id: "games" }, h("li", { class: "muted" }, "Looking…"));
+  const panel = h("section", { class: "panel" }, h("h2", {}, "Your games"), list);
+  const saved = Saved.all();
+  const games = {};
+  for (const [id, v] of Object.entries(saved)) games[id] = v.token;
+  if (!Object.keys(games).length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return panel; }
+  api("/api/mine", { games }).then((r) => {
+    if (!r.games.length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return; }
+    list.replaceChildren(...r.games.map((g) => {
+      const me = g.seat, opp = 1 - g.seat;
+      let state;
+      if (g.winner !== null && g.winner !== undefined) state = g.winner === me ? "You won" : `${g.names[g.winner]} won`;
+      else if (g.waiting_for_friend) state = "Waiting for your friend";
+      else if (g.deal_over) state = "Deal over";
+      else state = g.turn === me ? "Your turn" : `${g.names[opp]} to play`;
+      const token = encodeURIComponent(saved[g.id].token);
+      return h("li", {},
+        h("div", {},
+          h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant} to ${g.target}`),
+          h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores[me]}–${g.scores[opp]} · ${new Date(g.updated * 1000).toLocaleString()}`)),
+        h("div", { class: "actions" },
+          h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open"),
+          h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay"),
+          h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record")));
+    }));
+  }).catch((e) => list.replaceChildren(h("li", { class: "error-box" }, e.message)));
+  return panel;
+}
+
+function gamesPage() { show(gamesPanel()); }
+
+function helpPage() {
+  const p = (t) => h("p", {}, t);
+  show(h("section", { class: "panel" },
+    h("h2", {}, "How to play"),
+    p("Win tricks to declare melds: after winning a trick you may score one meld (marriage 20, royal marriage 40, bezique Q♠ J♦ 40, four kings 80, sequence 250, double bezique 500…), then you draw. Aces and tens won in tricks score 10 each at the end of the deal."),
+    p("While the stock lasts you may play any card. Once it is gone you must follow suit and win the trick if you can."),
+    h("h3", {}, "Keyboard"),
+    h("ul", {},
+      h("li", {}, "1–9, 0: play the card with that number"),
+      h("li", {}, "a, b, c…: declare the meld with that letter; x: exchange the seven; s: declare the seven"),
+      h("li", {}, "d or Enter: draw (end your declaring turn); n: next deal"),
+      h("li", {}, "h: hint; u: undo (against the computer)"))));
+}
+
+// ------------------------------------------------------------------ join
+function joinPage(id, invite) {
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name" });
+  const err = h("div", { class: "msg", role: "alert" });
+  const existing = Saved.get(id);
+  async function join() {
+    try {
+      const r = await api(`/api/games/${encodeURIComponent(id)}/join`, { invite, name: nameIn.value });
+      Saved.set(r.id, r.token, r.seat);
+      location.hash = `#/game/${r.id}`;
+    } catch (e) { err.className = "msg error"; err.textContent = e.message; }
+  }
+  show(h("section", { class: "panel" },
+    h("h2", {}, "You are invited to a game of Bezique"),
+    existing ? h("p", {}, "You already have a seat in this game. ", h("a", { href: `#/game/${id}` }, "Go to the table")) : null,
+    h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
+    h("button", { class: "btn", id: "join", onclick: join }, "Take my seat"),
+    err));
+}
+
+// ------------------------------------------------------------------ the game
+class GamePage {
+  constructor(id) {
+    this.id = id;
+    this.saved = Saved.get(id);
+    this.view = null;
+    this.msg = null; // {kind, text}
+    this.ref = 0;
+    this.stopped = false;
+    this.retry = 500;
+    if (!this.saved) {
+      show(h("section", { class: "panel" }, h("h2", {}, "No seat here"),
+        h("p", {}, "This browser holds no seat in that game. Open the private link you were given, or start a new game."),
+        h("a", { class: "btn", href: "#/" }, "New game")));
+      return;
+    }
+    show(h("p", { class: "loading" }, "Connecting to the table…"));
+    keyHandler = (ev) => this.onKey(ev);
+    this.connect();
+  }
+  stop() { this.stopped = true; if (this.ws) this.ws.close(); }
+  connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(this.id)}?token=${encodeURIComponent(this.saved.token)}`);
+    this.ws = ws;
+    ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
+    ws.onopen = () => { this.retry = 500; };
+    ws.onclose = () => {
+      if (this.stopped || this.fatal) return;
+      this.setMsg("error", "Connection lost; reconnecting…");
+      setTimeout(() => { if (!this.stopped) this.connect(); }, this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { this.setMsg("error", "Not connected yet; try again in a moment."); return; }
+    obj.ref = ++this.ref;
+    this.ws.send(JSON.stringify(obj));
+  }
+  act(action) { this.msg = null; this.send({ type: "action", action, version: this.view.game.version }); }
+  onMessage(m) {
+    if (m.type === "state") {
+      if (this.view && m.game.version < this.view.game.version) return;
+      const before = this.view;
+      this.view = m;
+      if (this.msg && this.msg.kind === "hint" && before && before.game.version !== m.game.version) this.msg = null;
+      if (this.msg && this.msg.text.startsWith("Connection lost")) this.msg = null;
+      this.render();
+    } else if (m.type === "error") {
+      if (m.fatal) {
+        this.fatal = true;
+        show(h("section", { class: "panel" }, h("h2", {}, "Cannot open this game"), h("p", { class: "error-box" }, m.message),
+          h("a", { class: "btn", href: "#/" }, "New game")));
+        return;
+      }
+      this.setMsg("error", m.message);
+    } else if (m.type === "hint") {
+      this.setMsg("hint", `Hint: ${m.text}.`);
+    }
+  }
+  setMsg(kind, text) { this.msg = { kind, text }; if (this.view) this.render(); }
+
+  name(seat) { const g = this.view.game; return seat === g.you ? "You" : g.names[seat]; }
+
+  onKey(ev) {
+    const v = this.view;
+    if (!v) return false;
+    const k = ev.key.toLowerCase();
+    if (k === "h") { this.send({ type: "hint" }); return true; }
+    if (k === "u" && v.game.can_undo) { this.send({ type: "undo" }); return true; }
+    if (k === "n" && v.deal.phase === "over" && v.game.winner === null) { this.send({ type: "next" }); return true; }
+    if (!v.deal.your_turn) return false;
+    const pi = PLAY_KEYS.indexOf(k);
+    if (pi >= 0 && this.playable[pi]) { this.act(this.playable[pi]); return true; }
+    const mi = MELD_KEYS.indexOf(k);
+    if (mi >= 0 && v.deal.melds_available[mi]) { this.act(v.deal.melds_available[mi].action); return true; }
+    if ((k === "d" || k === "enter") && v.deal.specials.includes("pass")) { this.act("pass"); return true; }
+    if (k === "x" && v.deal.specials.includes("exchange")) { this.act("exchange"); return true; }
+    if (k === "s" && v.deal.specials.includes("seven")) { this.act("seven"); return true; }
+    return false;
+  }
+
+  statusLine() {
+    const { game: g, deal: d } = this.view;
+    const opp = g.names[1 - g.you];
+    if (g.winner !== null) return g.winner === g.you ? "You win the game!" : `${opp} wins the game.`;
+    if (d.phase === "over") return `Deal ${g.deal} is over.`;
+    if (g.waiting_for_friend) return "Waiting for your friend to join.";
+    if (!d.your_turn) {
+      if (d.phase === "declare") return `${opp} won the trick and is declaring…`;
+      return `${opp} to play…`;
+    }
+    if (d.phase === "declare") return "You won the trick: declare a meld, or draw.";
+    if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
+    const lead = d.trick[0] ? cardText(d.trick[0].card) : "";
+    return d.end_phase ? `Play to ${lead}: follow suit and win if you can.` : `Play any card to ${lead}.`;
+  }
+
+  render() {
+    const { game: g, deal: d } = this.view;
+    const me = g.you, opp = 1 - me;
+    this.playable = [];
+    const playKey = (action) => {
+      if (!action || !d.your_turn) return null;
+      this.playable.push(action);
+      return PLAY_KEYS[this.playable.length - 1] || null;
+    };
+    const cardButton = (c, where) => {
+      const key = playKey(c.action);
+      return h("button", {
+        class: "card" + (c.action && d.your_turn ? " playable" : ""),
+        disabled: !(c.action && d.your_turn),
+        "data-card": c.card, "data-action": c.action, "data-where": where,
+        "aria-label": `${c.action ? "Play" : ""} ${cardText(c.card)}${where === "table" ? " (on the table)" : ""}`.trim(),
+        title: key ? `Key ${key}` : null,
+        onclick: () => c.action && this.act(c.action),
+      }, cardImg(c.card), key ? h("span", { class: "k" }, key) : null);
+    };
+    const meldTags = (seat) => d.melds[seat].length
+      ? h("div", { class: "meld-tags" }, d.melds[seat].map((m) =>
+          h("span", { class: "meld-tag" + (m.intact ? "" : " broken"), title: m.cards.map(cardText).join(" ") }, `${m.name} ${m.points}`)))
+      : null;
+    const head = (seat) => h("div", { class: "seat-head" },
+      h("span", { class: "dot" + (g.online[seat] || (g.opponent === "computer" && seat !== me) ? " on" : "") , title: "online" }),
+      h("span", { class: "name" }, seat === me ? `${g.names[seat]} (you)` : g.names[seat]),
+      d.dealer === seat ? h("span", { class: "dealer" }, "dealer") : null,
+      d.turn === seat && d.phase !== "over" ? h("span", { class: "turn-flag" }, seat === me ? "your turn" : "to play") : null);
+
+    // opponent
+    const backs = [];
+    for (let i = 0; i < d.opponent_hidden; i++) backs.push(h("div", { class: "card" }, backImg()));
+    const oppSeat = h("section", { class: "seat opp", "aria-label": "opponent" },
+      head(opp),
+      h("div", { class: "backs", "aria-label": `${d.opponent_hidden} cards in hand` }, backs),
+      d.table[opp].length ? h("div", {}, h("div", { class: "label" }, "On the table"),
+        h("div", { class: "cards small", id: "opp-table" }, d.table[opp].map((c) => staticCard(c.card)))) : null,
+      meldTags(opp));
+
+    // middle: stock, trick
+    const stock = h("div", { class: "stock-area" },
+      h("div", { class: "stock-pile", "aria-label": `stock: ${d.stock} cards; turn-up ${d.turnup ? cardText(d.turnup) : "taken"}` },
+        d.turnup ? h("div", { class: "turnup" }, cardImg(d.turnup)) : null,
+        d.stock > 0 ? h("div", { class: "top" }, backImg(), h("span", { class: "count", id: "stock-count" }, d.stock)) : null),
+      h("div", { class: "trump-box" },
+        h("img", { src: `/suits/${d.trump}.svg`, alt: "" }),
+        h("div", { class: "t", id: "trump" }, `Trumps: ${SUIT_NAMES[d.trump]}`)));
+    let trick;
+    if (d.trick.length) {
+      trick = h("div", { class: "trick-cards", id: "trick" },
+        d.trick.map((t) => h("figure", {}, staticCard(t.card), h("figcaption", {}, `${this.name(t.seat)} led`))),
+        h("div", { class: "slot" }));
+    } else if (d.last_trick) {
+      const lt = d.last_trick;
+      trick = h("div", { class: "trick-cards faded", id: "trick" },
+        h("figure", {}, staticCard(lt.lead), h("figcaption", {}, `${this.name(lt.leader)} led`)),
+        h("figure", {}, staticCard(lt.follow), h("figcaption", {}, this.name(1 - lt.leader))));
+    } else {
+      trick = h("div", { class: "trick-cards", id: "trick" }, h("div", { class: "slot" }), h("div", { class: "slot" }));
+    }
+    const trickCaption = d.trick.length ? "Current trick" :
+      d.last_trick ? `${this.name(d.last_trick.winner)} won the last trick` : "No trick yet";
+    const middle = h("section", { class: "middle" }, stock,
+      h("div", { class: "trick-area" }, trick, h("div", { class: "label", id: "trick-caption" }, trickCaption)));
+
+    // me
+    const declare = h("div", { class: "declare", id: "declare" });
+    if (d.your_turn && d.phase === "declare") {
+      d.melds_available.forEach((m, i) => declare.append(h("button", {
+        class: "btn", "data-action": m.action, onclick: () => this.act(m.action),
+        title: m.cards.map(cardText).join(" "),
+      }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`)));
+      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn", "data-action": "exchange", onclick: () => this.act("exchange") },
+        h("span", { class: "key" }, "x"), `Exchange 7 for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
+      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn", "data-action": "seven", onclick: () => this.act("seven") },
+        h("span", { class: "key" }, "s"), "Declare the seven · 10"));
+      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary", "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
+        h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
+    }
+    let summary = null;
+    if (d.phase === "over") {
+      summary = h("div", { class: "summary", id: "summary" },
+        h("h3", {}, `Deal ${g.deal}: ${this.name(me)} ${d.scores[me]}, ${g.names[opp]} ${d.scores[opp]}`),
+        h("div", { class: "muted" }, `Brisques: you ${d.brisques[me]}, ${g.names[opp]} ${d.brisques[opp]}. Game: ${g.totals[me]}–${g.totals[opp]} (to ${g.target}).`),
+        g.winner !== null
+          ? h("div", { class: "winner-banner" }, g.winner === me ? "You win the game!" : `${g.names[opp]} wins the game.`)
+          : h("button", { class: "btn", id: "next-deal", onclick: () => this.send({ type: "next" }) }, h("span", { class: "key" }, "n"), "Next deal"));
+    }
+    const msg = this.msg ? h("div", { class: `msg ${this.msg.kind}`, role: "alert", id: "msg" }, this.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
+    const tools = h("div", { class: "tools" },
+      h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn, onclick: () => this.send({ type: "hint" }) }, h("span", { class: "key" }, "h"), "Hint"),
+      g.opponent === "computer" ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => this.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
+      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
+      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
+    const mySeat = h("section", { class: "seat me" + (d.your_turn ? " my-turn" : ""), "aria-label": "your seat" },
+      head(me),
+      h("div", { class: "status", id: "status", "aria-live": "polite" }, this.statusLine(),
+        d.drew ? h("span", { class: "sub" }, `You drew ${cardText(d.drew)}.`) : null),
+      summary,
+      declare,
+      d.table[me].length ? h("div", {}, h("div", { class: "label" }, "Your cards on the table"),
+        h("div", { class: "cards small", id: "my-table" }, d.table[me].map((c) => cardButton(c, "table")))) : null,
+      meldTags(me),
+      h("div", { class: "label" }, "Your hand"),
+      h("div", { class: "cards hand", id: "hand" }, d.hand.map((c) => cardButton(c, "hand"))),
+      msg, tools);
+
+    // side: scores, invite, log
+    const row = (label, a, b, cls) => h("tr", { class: cls || null }, h("td", {}, label), h("td", {}, a), h("td", {}, b));
+    const side = h("aside", { class: "side" },
+      g.waiting_for_friend ? this.invitePanel() : null,
+      h("section", { class: "panel" },
+        h("table", { class: "scoreboard", id: "scores" },
+          h("thead", {}, h("tr", {}, h("th", {}, `Deal ${g.deal} · to ${g.target}`), h("th", {}, "You"), h("th", {}, g.names[opp]))),
+          h("tbody", {},
+            row("This deal", d.scores[me], d.scores[opp]),
+            row("Brisques won", d.brisques[me], d.brisques[opp]),
+            row("Game", g.totals[me], g.totals[opp], "total"))),
+        h("div", { class: "muted", style: "margin-top:.4rem;font-size:.85rem" }, `Trick ${Math.min(d.tricks_played + 1, 99)} · stock ${d.stock}`)),
+      h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
+        h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
+
+    show(h("div", { class: "table" }, oppSeat, middle, mySeat, side));
+  }
+
+  invitePanel() {
+    const link = `${location.origin}/#/join/${this.id}/${this.saved.invite || ""}`;
+    const known = !!this.saved.invite;
+    return h("section", { class: "invite", id: "invite" },
+      h("strong", {}, "Invite a friend"),
+      known ? h("input", { type: "text", readonly: true, value: link, id: "invite-link", onfocus: (e) => e.target.select() })
+        : h("p", {}, "Send your friend the invitation link you were given when you created the game."),
+      known ? h("button", { class: "btn", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, "Copy link") : null);
+  }
+}
+
+// ------------------------------------------------------------------ replay
+class ReplayPage {
+  constructor(id) {
+    this.id = id;
+    const saved = Saved.get(id);
+    if (!saved) { show(h("p", { class: "error-box" }, "This browser holds no seat in that game.")); return; }
+    show(h("p", { class: "loading" }, "Loading the replay…"));
+    api(`/api/games/${encodeURIComponent(id)}/replay?token=${encodeURIComponent(saved.token)}`).then((r) => {
+      this.data = r; this.deal = 0; this.pos = 0;
+      if (!r.deals.length) { show(h("section", { class: "panel" }, h("p", {}, "No deal of this game is finished yet: a deal can be replayed once it is over."), h("a", { class: "btn", href: `#/game/${id}` }, "Back to the table"))); return; }
+      keyHandler = (ev) => this.onKey(ev);
+      this.render();
+    }).catch((e) => show(h("p", { class: "error-box" }, e.message)));
+  }
+  frames() { return this.data.deals[this.deal].frames; }
+  go(pos) { this.pos = Math.max(0, Math.min(this.frames().length - 1, pos)); this.render(); }
+  trickStep(dir) {
+    const f = this.frames();
+    let p = this.pos + dir;
+    while (p > 0 && p < f.length - 1 && !f[p].trick_done) p += dir;
+    this.go(p);
+  }
+  onKey(ev) {
+    if (ev.key === "ArrowRight") { this.go(this.pos + 1); return true; }
+    if (ev.key === "ArrowLeft") { this.go(this.pos - 1); return true; }
+    if (ev.key === "ArrowDown" || ev.key === "PageDown") { this.trickStep(1); return true; }
+    if (ev.key === "ArrowUp" || ev.key === "PageUp") { this.trickStep(-1); return true; }
+    return false;
+  }
+  render() {
+    const r = this.data, f = this.frames()[this.pos], names = r.names;
+    const dealSel = h("select", { "aria-label": "deal", onchange: (e) => { this.deal = +e.target.value; this.pos = 0; this.render(); } },
+      r.deals.map((d, i) => h("option", { value: i, selected: i === this.deal }, `Deal ${i + 1}`)));
+    const seat = (s) => h("section", { class: "seat" },
+      h("div", { class: "seat-head" }, h("span", { class: "name" }, names[s]), r.deals[this.deal].dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
+        h("span", { class: "muted" }, `score ${f.scores[s]}`)),
+      h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
+      f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
+    const what = f.action === null ? "The deal" :
+      `${names[f.player]}: ${f.action}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
+    show(h("div", { class: "replay-board" },
+      h("div", { class: "replay-controls" },
+        h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
+        h("button", { class: "btn secondary", onclick: () => this.go(0) }, "⏮"),
+        h("button", { class: "btn secondary", "aria-label": "previous trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
+        h("button", { class: "btn secondary", "aria-label": "previous step", onclick: () => this.go(this.pos - 1) }, "◀"),
+        h("button", { class: "btn", "aria-label": "next step", onclick: () => this.go(this.pos + 1) }, "▶"),
+        h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
+        h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
+      h("div", { class: "status", id: "replay-step" }, what),
+      seat(1 - r.you),
+      h("section", { class: "middle" },
+        h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
+          h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),
+          f.turnup ? staticCard(f.turnup) : null),
+        h("div", { class: "trick-area" }, h("div", { class: "trick-cards" }, f.trick.length ? f.trick.map(staticCard) : h("div", { class: "slot" })))),
+      seat(r.you)));
+  }
+}
+
+route();
