@@ -198,3 +198,17 @@ def _same_up_to_copies(t: State, s: State, legal: list[int]) -> bool:
         if view(u) == want:
             return True
     return False
+
+
+def test_seven_after_meld_refused_when_seven_counts_as_meld() -> None:
+    s = deal(["7H", "KS", "QS", "AC"], turnup="KH", r=rules(seven_counts_as_meld=True))
+    win_trick(s, ["7H", "KS", "QS"])
+    s.apply("meld KS QS")
+    _refused(s, "exchange", "you have already declared this turn")
+    _refused(s, "seven", "you have already declared this turn")
+
+
+def test_seven_refused_when_sevens_score_as_played() -> None:
+    s = deal(["7H", "AC"], turnup="KH", r=rules(seven="played"))
+    win_trick(s, ["7H"])
+    _refused(s, "seven", "scores when it is played")

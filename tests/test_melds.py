@@ -271,3 +271,60 @@ def test_binocle_same_cards_give_at_most_220() -> None:
     assert total_meld_points(t, 0) == 20 + 40 + 20 + 80 + 60 == 220
     # and no order does better (seat 0 wins every trick, so only the order matters)
     assert _best(s.clone(), cards, {}, frozenset()) == 220
+
+
+# ---------------------------------------------------------------- seed 003's examples (Binocle)
+
+
+def _binocle(cards: list[str], turnup: str = "TH") -> State:
+    return deal(cards, turnup=turnup, r=rules("binocle"))
+
+
+def test_binocle_then_double_binocle_is_legal() -> None:
+    s = _binocle(["QS", "JD", "QS", "JD"])
+    keep = ["QS", "JD"]
+    _meld(s, "meld QS JD", keep)
+    _meld(s, "meld QS* QS JD* JD", keep)
+    assert total_meld_points(s, 0) == 40 + 80
+
+
+def test_double_binocle_then_single_binocle_is_illegal() -> None:
+    s = _binocle(["QS", "JD", "QS", "JD"])
+    keep = ["QS", "JD"]
+    _meld(s, "meld QS QS JD JD", keep)
+    win_trick(s, keep)
+    assert "meld QS* JD*" not in strings(s)
+
+
+def test_binocle_then_grand_binocle_adds_the_king() -> None:
+    s = _binocle(["QS", "JD", "KS"])
+    keep = ["QS", "JD", "KS"]
+    _meld(s, "meld QS JD", keep)
+    _meld(s, "meld KS QS* JD*", keep)
+    assert total_meld_points(s, 0) == 40 + 80
+
+
+def test_binocle_with_played_jack_cannot_be_reformed_with_the_other_jack() -> None:
+    s = _binocle(["QS", "JD", "JD"])
+    _meld(s, "meld QS JD", ["QS", "JD"])
+    win_trick(s, lead="play JD*")
+    _refused(s, "meld QS* JD", "binocle was broken when J♦ was played")
+
+
+def test_jack_of_four_jacks_may_form_a_binocle() -> None:
+    s = _binocle(["JS", "JH", "JD", "JC", "QS"])
+    keep = ["JS", "JH", "JD", "JC", "QS"]
+    _meld(s, "meld JS JH JD JC", keep)
+    _meld(s, "meld QS JD*", keep)
+    assert total_meld_points(s, 0) == 40 + 40
+
+
+def test_queen_of_a_sequence_may_form_a_binocle_but_no_marriage() -> None:
+    # spades are trumps: the Q♠ of the sequence may go into a binocle (another class) but not
+    # into a marriage with the other K♠ (the same class as the sequence)
+    s = _binocle(["AS", "TS", "KS", "QS", "JS", "JD", "KS"], turnup="TS")
+    keep = ["AS", "TS", "KS", "QS", "JS", "JD"]
+    _meld(s, "meld AS TS KS QS JS", keep)
+    win_trick(s, keep)
+    assert "meld QS* JD" in strings(s)
+    _refused(s, "meld KS QS*", "is in your sequence")

@@ -247,3 +247,13 @@ def test_brisques_are_always_added_to_the_totals() -> None:
     s = _finish(d, totals)
     assert s.winner == ND
     assert s.game_scores == (T, d.pre[D] + d.bris[D])
+
+
+def test_brisques_immediate_before_brisques_means_total_less_this_deals_brisques() -> None:
+    d = _find(lambda d: d.bris[ND] > 0 and d.bris[D] >= 30)
+    totals = (T - d.pre[ND] - d.bris[ND], T - d.pre[D] - 10)
+    s = _finish(d, totals, rules(brisques="immediate"))
+    # during play the dealer passed the target with brisques, but what counts is the total
+    # less the deal's brisques: neither had reached it, so the non-dealer counts first
+    assert s.game_scores[ND] == T and s.game_scores[D] > T
+    assert s.winner == ND
