@@ -44,22 +44,31 @@ def main() -> None:
 
 @main.command()
 @click.option("--variant", default="bezique", show_default=True, help="bezique or binocle")
-@click.option("--seed", type=int, default=None, help="Seed for the shuffle and the players.")
-@click.option("--deals", type=int, default=1, show_default=True,
+@click.option("--seed", default=None, metavar="INTEGER",
+              help="Seed for the shuffle and the players: the same seed gives the same game.")
+@click.option("--deals", default="1", show_default=True, metavar="INTEGER",
               help="Deals to play (0: a whole game to the target).")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
               help=f"A rule option ({', '.join(OPTION_NAMES)}).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="Write the game as a record to this file.")
-def demo(variant: str, seed: int | None, deals: int, options: tuple[str, ...],
+              help="Write the game as a record to this file (replay it with 'bezique replay').")
+def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
          save: str | None) -> None:
     """Watch two random players play, trick by trick."""
     try:
         rules = Rules.preset(variant, **parse_options(options))
     except BeziqueError as e:
         fail(str(e))
-    rng = random.Random(seed)
-    game = Game(rules, seed=seed)
+    seed_n = _whole(seed, "--seed", minimum=None) if seed is not None else None
+    deals_n = _whole(deals, "--deals", minimum=0)
+    out = None
+    if save:  # open it now, so that a bad path fails before the game is played
+        try:
+            out = open(save, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as e:
+            fail(f"cannot write {save}: {e.strerror or e}")
+    rng = random.Random(seed_n)
+    game = Game(rules, seed=seed_n)
     names = ("North", "South")
     played = 0
     while True:
@@ -73,18 +82,30 @@ def demo(variant: str, seed: int | None, deals: int, options: tuple[str, ...],
             for line in step_lines(before, a, state, names):
                 click.echo(line)
         played += 1
-        if game.is_over() or (deals and played >= deals):
+        if game.is_over() or (deals_n and played >= deals_n):
             break
         game.next_deal()
         click.echo("")
-    if save:
-        with open(save, "w", encoding="utf-8") as f:
-            json.dump(game.to_record(), f, indent=1)
-        click.echo(f"Record written to {save}")
+    if out is not None:
+        with out:
+            json.dump(game.to_record(), out, indent=1)
+            out.write("\n")
+        click.echo(f"Record written to {save}; replay it with: bezique replay {save}")
+
+
+def _whole(text: str, name: str, minimum: int | None) -> int:
+    """A whole number given on the command line, or a one-line error."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        fail(f"{name} must be a whole number, not {text!r}")
+    if minimum is not None and value < minimum:
+        fail(f"{name} must be at least {minimum}, not {value}")
+    return value
 
 
 @main.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object (RULES.md 8).")
 @click.option("--legal", is_flag=True, help="With --json: list the legal actions of each step.")
 def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
@@ -99,16 +120,19 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     names = ("Player 0", "Player 1")
     results = replay_deals(record)
     for i, d in enumerate(record.deals):
+        if i:
+            click.echo("")
         start = record.start(i, results[i - 1].state.game_scores if i else (0, 0))
         for line in deal_header(start, i + 1, names):
             click.echo(line)
         for line in narrate(start, list(d.actions), names):
             click.echo(line)
         if not results[i].state.is_terminal():
-            click.echo("(the record stops before the end of this deal)")
+            click.echo(f"(the record stops here, after trick {results[i].state.tricks_played})")
     last = results[-1].state
-    click.echo(f"Game scores: {last.game_scores[0]}-{last.game_scores[1]}"
-               + (f"; player {last.winner} wins." if last.winner is not None else "."))
+    g = last.game_scores
+    end = f"{names[last.winner]} wins the game." if last.winner is not None else "No winner yet."
+    click.echo(f"Game: {names[0]} {g[0]}, {names[1]} {g[1]}. {end}")
 
 
 def _register_layers() -> None:

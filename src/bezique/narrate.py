@@ -1,74 +1,145 @@
-"""A readable trick-by-trick account of a deal, for ``bezique replay`` and ``bezique demo``."""
+"""A readable trick-by-trick account of a deal, for ``bezique replay`` and ``bezique demo``.
+
+The account sees every card (it is for watching or studying a game, not for playing one): the
+hands at the deal, one line per trick with its winner, each declaration with its points and
+the running score, the draws that end the stock, and a summary with the last trick and brisques.
+
+>>> from bezique import Rules, State
+>>> s = State.new_deal(Rules.preset("bezique"), seed=1)
+>>> first = s.legal_action_strings()[0]
+>>> t = s.clone(); t.apply(first)
+>>> second = t.legal_action_strings()[0]
+>>> print(*narrate(s, [first, second], ("North", "South")))  # doctest: +ELLIPSIS
+Trick 1: North leads ..., South plays .... ... wins.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from . import actions as act
-from .cards import SUIT_SYMBOLS, card_symbol
+from .cards import RANK_NAMES, SUIT_SYMBOLS, card_of, card_symbol, make_card, rank_of, suit_of
 from .errors import BeziqueError
 from .state import State
 
 
-def _cards(cards: list[int]) -> str:
-    return " ".join(card_symbol(c) for c in cards)
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(card_symbol(c) for c in sorted(cards, key=lambda c: (suit_of(c), rank_of(c))))
 
 
-def deal_header(state: State, number: int, names: tuple[str, str]) -> list[str]:
-    """Lines that open a deal: who deals, the trump, the scores so far."""
-    tu = state.turnup
-    tu_text = card_symbol(tu) if tu is not None else "?"
-    return [
-        f"Deal {number}: {names[state.dealer]} deals; turn-up {tu_text}, trumps "
-        f"{SUIT_SYMBOLS[state.trump]}. Game scores {state.totals[0]}-{state.totals[1]}.",
+def _seven(state: State) -> str:
+    """The seven of trumps (Binocle: the nine, the dix) as text, e.g. ``7♥``."""
+    return card_symbol(make_card(state.rules.seven_rank, state.trump))
+
+
+def _bris_word(state: State) -> str:
+    return "card points" if state.rules.variant == "binocle" else "brisques"
+
+
+def _score_text(state: State, names: Sequence[str]) -> str:
+    s = state.scores
+    return f"{names[0]} {s[0]}, {names[1]} {s[1]}"
+
+
+def deal_header(state: State, number: int, names: Sequence[str]) -> list[str]:
+    """Lines that open a deal: who deals, the turn-up and trumps, the game so far, the hands."""
+    tu = card_of(state.turnup_card)
+    lines = [
+        f"Deal {number}: {names[state.dealer]} deals. Turn-up {card_symbol(tu)}: trumps are "
+        f"{SUIT_SYMBOLS[state.trump]}. Game so far: {names[0]} {state.totals[0]}, "
+        f"{names[1]} {state.totals[1]}.",
     ]
+    width = max(len(n) for n in names)
+    for seat in (1 - state.dealer, state.dealer):
+        hand = _cards([card_of(p) for p in state.deal_hands[seat]])
+        lines.append(f"  {names[seat]:<{width}}  {hand}")
+    for seat, pts, reason, _ in state.events:
+        if reason == "turnup":
+            lines.append(
+                f"  The turn-up is the {RANK_NAMES[rank_of(tu)]} of trumps: "
+                f"{names[seat]} scores {pts}."
+            )
+    return lines
 
 
-def step_lines(before: State, action: int, after: State, names: tuple[str, str]) -> list[str]:
-    """Lines describing one applied action, given the states before and after it."""
+def step_lines(before: State, action: int, after: State, names: Sequence[str]) -> list[str]:
+    """Lines describing one applied action, given the states before and after it.
+
+    A lead prints nothing: the trick is told in one line when the second card is played.
+    """
     p = before.current_player()
     who = names[p]
     out: list[str] = []
     new_events = after.events[len(before.events) :]
+    points = {reason: pts for seat, pts, reason, _ in new_events if seat == p}
     if act.is_play(action):
-        card = card_symbol(action & 31)
-        if before.phase == "lead":
-            out.append(f"Trick {before.tricks_played + 1}: {who} leads {card}")
-        else:
+        if before.phase != "lead":
+            lead = before.trick_cards()[0]
             win = after.last_trick_winner
-            out.append(f"  {who} plays {card}: {names[win]} wins the trick")
+            out.append(
+                f"Trick {before.tricks_played + 1}: {names[1 - p]} leads {card_symbol(lead)}, "
+                f"{who} plays {card_symbol(action & 31)}. {names[win]} wins."
+            )
     elif act.is_meld(action):
         ev = [e for e in new_events if e[2] == "meld"]
         kind = ev[0][3] if ev else "meld"
-        cards = sorted((q & 31 for q in act.meld_cards(action)), key=lambda c: (c >> 3, c & 7))
-        out.append(f"  {who} declares {kind}: {_cards(cards)} (+{ev[0][1] if ev else 0})")
-    elif action == act.EXCHANGE:
-        out.append(f"  {who} exchanges the seven of trumps for the turn-up")
-    elif action == act.SEVEN:
-        out.append(f"  {who} declares the seven of trumps")
-    elif action == act.PASS and after.end_phase and not before.end_phase:
-        out.append("  The stock is exhausted: the last tricks follow suit and must win.")
-    for seat, pts, reason, _detail in new_events:
-        if reason in ("seven",) and action in (act.EXCHANGE, act.SEVEN):
-            out.append(f"    +{pts} to {names[seat]}")
-        elif reason == "seven":
-            out.append(f"    {names[seat]} scores {pts} for the seven of trumps")
-        elif reason == "last trick":
-            out.append(f"  {names[seat]} takes the last trick: +{pts}")
-        elif reason == "brisques":
-            label = "card points" if before.rules.variant == "binocle" else "brisques"
-            out.append(f"  {names[seat]} counts {pts} in {label}")
-    if after.is_terminal() and not before.is_terminal():
+        cards = [q & 31 for q in act.meld_cards(action)]
         out.append(
-            f"Deal over: {names[0]} {after.scores[0]}, {names[1]} {after.scores[1]}. "
-            f"Game {after.game_scores[0]}-{after.game_scores[1]}."
+            f"  {who} declares {kind} {_cards(cards)}: +{points.get('meld', 0)}"
+            f" ({_score_text(after, names)})"
         )
-        if after.winner is not None:
-            out.append(f"{names[after.winner]} wins the game.")
+    elif action == act.EXCHANGE:
+        tu = before.turnup
+        got = card_symbol(tu) if tu is not None else "the turn-up"
+        pts = points.get("seven", 0)
+        gain = f"+{pts}" if pts else "no score (that one has scored already)"
+        out.append(f"  {who} exchanges the {_seven(before)} for the turn-up {got}: {gain}")
+    elif action == act.SEVEN:
+        out.append(f"  {who} declares the {_seven(before)}: +{points.get('seven', 0)}")
+    elif action == act.PASS and after.end_phase and not before.end_phase:
+        tu = before.turnup
+        took = card_symbol(tu) if tu is not None else "the turn-up"
+        out.append(f"  {who} draws the last card; {names[1 - p]} takes the turn-up {took}.")
+        out.append("  The stock is gone: from now on follow suit and win the trick if you can.")
+    for seat, pts, reason, detail in new_events:
+        if reason == "seven" and act.is_play(action):
+            out.append(f"  {names[seat]} plays the {_seven(before)} while the stock lasts: +{pts}")
+        elif reason == "brisques" and detail != "counted":
+            out.append(f"  {names[seat]} takes {pts} in {_bris_word(before)}")
+        elif reason == "last trick" and detail == "stock":
+            out.append(f"  {names[seat]} wins the last trick of the stock: +{pts}")
+    if after.is_terminal() and not before.is_terminal():
+        out.extend(deal_summary(after, names))
     return out
 
 
-def narrate(start: State, actions: list[str], names: tuple[str, str]) -> Iterator[str]:
+def deal_summary(state: State, names: Sequence[str]) -> list[str]:
+    """Closing lines of a deal: last trick, brisques, deal and game scores, the winner if any."""
+    out = []
+    finals = [(seat, pts) for seat, pts, reason, detail in state.events
+              if reason == "last trick" and detail == "final"]
+    if state.tricks_played == state.rules.total_tricks:
+        parts = [f"{names[seat]} wins the last trick: +{pts}." for seat, pts in finals]
+        bris = state.brisques
+        immediate = state.rules.brisques == "immediate"
+        word = _bris_word(state)
+        how = "(scored as taken)" if immediate else "(counted now)"
+        parts.append(
+            f"{word.capitalize()} {how}: {names[0]} {bris[0]}, {names[1]} {bris[1]}."
+        )
+        out.append("  " + " ".join(parts))
+    else:
+        out.append(f"  The game ended at once after trick {state.tricks_played}.")
+    g = state.game_scores
+    out.append(
+        f"Deal over: {_score_text(state, names)}. Game: {names[0]} {g[0]}, {names[1]} {g[1]}."
+    )
+    if state.winner is not None:
+        out.append(f"{names[state.winner]} wins the game.")
+    return out
+
+
+def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Iterator[str]:
     """Lines for a whole deal replayed from ``start`` (refused actions are reported)."""
     state = start.clone()
     for text in actions:
@@ -77,6 +148,13 @@ def narrate(start: State, actions: list[str], names: tuple[str, str]) -> Iterato
             a = state.string_to_action(text)
             state.apply_action(a)
         except BeziqueError as e:
-            yield f"  ! {text!r} refused: {e}"
+            who = before.current_player()
+            by = f" by {names[who]}" if who >= 0 else ""
+            yield f"  ! {text!r}{by} refused: {e}"
             continue
         yield from step_lines(before, a, state, names)
+    lead = state.trick_cards()
+    if lead and not state.is_terminal():
+        leader = 1 - state.current_player()
+        yield (f"Trick {state.tricks_played + 1}: {names[leader]} leads "
+               f"{card_symbol(lead[0])} ...")
