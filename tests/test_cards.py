@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import deal, play, strings
 
-from bezique import BeziqueError, IllegalActionError, card_name, card_symbol, parse_card
+from bezique import BeziqueError, IllegalActionError, State, card_name, card_symbol, parse_card
 from bezique.cards import ACE, CLUBS, DIAMONDS, HEARTS, QUEEN, SPADES, TEN, make_card
 
 
@@ -81,7 +81,7 @@ def test_meld_text_puts_a_shown_copy_before_a_concealed_copy() -> None:
     assert s.action_to_string(a) == "meld QS* QS JD* JD"
 
 
-def _two_histories():
+def _two_histories() -> State:
     """Seat 0 has one Q♠ shown in a bezique and the other in four queens (clubs trumps)."""
     s = deal(
         ["QS", "QS", "JD", "QH", "QD", "QC", "AS", "AD"],

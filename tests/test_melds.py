@@ -6,7 +6,7 @@ Hearts are trumps unless a test says otherwise (the turn-up is the 8♥).
 from __future__ import annotations
 
 import pytest
-from helpers import deal, lose, rules, strings, total_meld_points, win_trick
+from helpers import deal, rules, strings, total_meld_points, win_trick
 
 from bezique import IllegalActionError, State
 
