@@ -1,0 +1,152 @@
+"""The ``bezique`` command's demo and its contract: readable, reproducible, records that replay,
+and one-line errors with exit status 2 for bad options."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from bezique.cli import main
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def game_line(text: str) -> tuple[int, int]:
+    """The game scores of the last ``Deal over`` line of a demo."""
+    found = re.findall(r"Game: North (\d+), South (\d+)\.", text)
+    assert found, text
+    return int(found[-1][0]), int(found[-1][1])
+
+
+def test_demo_is_readable() -> None:
+    result = run("demo", "--seed", "7")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Deal 1: South deals. Turn-up ")
+    assert lines[1].startswith("  North  ") and lines[2].startswith("  South  ")
+    tricks = [ln for ln in lines if ln.startswith("Trick ")]
+    assert len(tricks) == 32
+    assert all(re.fullmatch(r"Trick \d+: (North|South) leads \S+, (North|South) plays \S+\. "
+                            r"(North|South) wins\.", t) for t in tricks)
+    assert [int(t.split()[1].rstrip(":")) for t in tricks] == list(range(1, 33))
+    assert any("The stock is gone" in ln for ln in lines)
+    assert any("wins the last trick: +10. Brisques" in ln for ln in lines)
+    assert lines[-1].startswith("Deal over: North ")
+    assert result.stderr == ""
+
+
+def test_demo_seed_is_reproducible() -> None:
+    a, b = run("demo", "--seed", "11"), run("demo", "--seed", "11")
+    assert a.exit_code == b.exit_code == 0
+    assert a.stdout == b.stdout
+    c = run("demo", "--seed", "12")
+    assert c.stdout != a.stdout
+
+
+def test_demo_binocle_has_twenty_four_tricks_and_card_points() -> None:
+    result = run("demo", "--variant", "binocle", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert sum(ln.startswith("Trick ") for ln in result.stdout.splitlines()) == 24
+    assert "Card points (counted now)" in result.stdout
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle"])
+def test_demo_save_replays_to_the_same_scores(tmp_path: Path, variant: str) -> None:
+    path = tmp_path / "demo.json"
+    result = run("demo", "--variant", variant, "--seed", "5", "--deals", "3", "--save", str(path))
+    assert result.exit_code == 0, result.output
+    assert f"Record written to {path}" in result.stdout
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["variant"] == variant and len(record["deals"]) == 3
+    replayed = run("replay", str(path), "--json")
+    assert replayed.exit_code == 0
+    out = json.loads(replayed.stdout)
+    assert tuple(out["game"]["scores"]) == game_line(result.stdout)
+    assert all(step["ok"] for deal in out["deals"] for step in deal["steps"])
+    # the readable replay tells the same deals as the demo did
+    plain = run("replay", str(path)).stdout
+    demo_tricks = [ln for ln in result.stdout.splitlines() if ln.startswith("Trick")]
+    replay_tricks = [ln for ln in plain.splitlines() if ln.startswith("Trick")]
+    names = {"North": "Player 0", "South": "Player 1"}
+    assert replay_tricks == [re.sub("North|South", lambda m: names[m.group()], t)
+                             for t in demo_tricks]
+
+
+def test_demo_whole_game_to_a_target(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = run("demo", "--seed", "1", "--deals", "0", "-o", "target=600", "--save", str(path))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"(North|South) wins the game\.", lines[-2])
+    north, south = game_line(result.stdout)
+    assert max(north, south) >= 600
+    out = json.loads(run("replay", str(path), "--json").stdout)
+    assert out["game"]["winner"] == (0 if lines[-2].startswith("North") else 1)
+    assert json.loads(path.read_text())["options"] == {"target": 600}
+
+
+def test_demo_options_change_the_rules(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    result = run("demo", "--seed", "4", "-o", "last_trick=stock", "-o", "brisques=immediate",
+                 "--save", str(path))
+    assert result.exit_code == 0, result.output
+    assert "wins the last trick of the stock: +10" in result.stdout
+    assert "Brisques (scored as taken)" in result.stdout
+    assert json.loads(path.read_text())["options"] == {
+        "brisques": "immediate", "last_trick": "stock"
+    }
+
+
+BAD_OPTIONS = [
+    ["--variant", "rubicon"],
+    ["-o", "colour=red"],
+    ["-o", "target=lots"],
+    ["-o", "target=0"],
+    ["-o", "brisques"],
+    ["-o", "fresh_card=sometimes"],
+    ["--deals", "two"],
+    ["--deals", "-1"],
+    ["--seed", "abc"],
+    ["--save", "/no/such/dir/x.json"],
+]
+
+
+@pytest.mark.parametrize("args", BAD_OPTIONS)
+def test_demo_bad_options_one_line_exit_2(args: list[str]) -> None:
+    result = run("demo", *args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""  # nothing was played
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bezique: error: "), result.stderr
+
+
+def test_demo_error_names_the_bad_option() -> None:
+    assert "colour" in run("demo", "-o", "colour=red").stderr
+    assert "rubicon" in run("demo", "--variant", "rubicon").stderr
+    assert "--deals" in run("demo", "--deals", "-1").stderr
+
+
+def test_python_dash_m_bezique_runs_the_demo() -> None:
+    done = subprocess.run([sys.executable, "-m", "bezique", "demo", "--seed", "7"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == run("demo", "--seed", "7").stdout
+    bad = subprocess.run([sys.executable, "-m", "bezique", "demo", "-o", "nope=1"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in bad.stderr
+
+
+def test_help_lists_demo_and_replay() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    assert "demo" in result.stdout and "replay" in result.stdout
