@@ -250,6 +250,9 @@ def bad_cases(tmp_path: Path) -> dict[str, Path]:
     cases: dict[str, Any] = {
         "not json": "{this is not json",
         "not an object": "[1, 2, 3]",
+        "nested too deep": "[" * 100_000 + "]" * 100_000,
+        "number too long": '{"variant": ' + "1" * 5000 + "}",
+        "dealer 2": variant(lambda d: d["deals"][0].update(dealer=2)),
         "a third QS": variant(third_qs),
         "a hand of 7": variant(lambda d: d["deals"][0]["hands"][0].pop()),
         "unknown variant": variant(lambda d: d.update(variant="rubicon")),
@@ -272,7 +275,7 @@ def bad_cases(tmp_path: Path) -> dict[str, Path]:
 
 
 BAD = [
-    "not json", "not an object", "a third QS", "a hand of 7", "unknown variant", "unknown option",
+    "not json", "not an object", "nested too deep", "number too long", "dealer 2", "a third QS", "a hand of 7", "unknown variant", "unknown option",
     "bad option value", "short stock", "not a card", "no deals", "actions not strings",
     "a third 7H", "not text", "missing file", "a directory",
 ]

@@ -126,6 +126,9 @@ def load_record(path: str | Path) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"{path} is not valid JSON (line {e.lineno}: {e.msg})") from None
+    except (ValueError, RecursionError) as e:  # a number too long, nesting too deep
+        first = str(e).split(":")[0]
+        raise RecordError(f"{path} is not a usable JSON record ({first})") from None
     return parse_record(data)
 
 
