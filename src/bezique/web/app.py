@@ -363,8 +363,10 @@ class Manager:
             rules = Rules.preset(variant, target=target)
         except BeziqueError as e:
             raise Refusal(str(e)) from None
-        if seed is not None and (opponent != COMPUTER or not isinstance(seed, int)):
-            raise Refusal("a seed may be chosen only for a game against the computer")
+        if seed is not None and (opponent != COMPUTER or not isinstance(seed, int)
+                                 or isinstance(seed, bool) or not 0 <= seed < 1 << 62):
+            raise Refusal("a deal number (seed) may be chosen only for a game against the "
+                          "computer, as a whole number from 0")
         seed = secrets.randbits(62) if seed is None else seed
         game = Game(rules, seed=seed)
         token = secrets.token_urlsafe(24)

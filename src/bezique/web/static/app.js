@@ -105,16 +105,22 @@ function homePage() {
     [[1000, "1000 (standard)"], [1500, "1500"], [2000, "2000"], [500, "500 (quick)"]].map(([v, t]) => h("option", { value: v }, t)));
   const err = h("div", { class: "msg", role: "alert" });
   const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", autocomplete: "nickname" });
+  const seedIn = h("input", { type: "text", id: "seed", inputmode: "numeric", maxlength: 15, placeholder: "random" });
 
   async function start(opponent) {
     err.className = "msg"; err.textContent = "";
     const body = opponent === "computer"
       ? { opponent, level: +level.value, variant: document.getElementById("cvariant").value,
           target: +document.getElementById("ctarget").value }
-      : { opponent, variant: document.getElementById("fvariant").value,
+      : null;
+    if (body && seedIn.value.trim()) {
+      if (!/^[0-9]{1,15}$/.test(seedIn.value.trim())) { err.className = "msg error"; err.textContent = "The deal number must be a whole number."; return; }
+      body.seed = +seedIn.value.trim();
+    }
+    const req = body || { opponent, variant: document.getElementById("fvariant").value,
           target: +document.getElementById("ftarget").value, name: nameIn.value };
     try {
-      const g = await api("/api/games", body);
+      const g = await api("/api/games", req);
       Saved.set(g.id, g.token, g.seat, g.invite);
       location.hash = `#/game/${g.id}`;
     } catch (e) { err.className = "msg error"; err.textContent = e.message; }
@@ -131,6 +137,8 @@ function homePage() {
         h("div", { class: "field" }, h("label", { for: "level" }, "Level"), level),
         h("div", { class: "field" }, h("label", { for: "cvariant" }, "Game"), variant("cvariant")),
         h("div", { class: "field" }, h("label", { for: "ctarget" }, "Play to"), target("ctarget")),
+        h("details", { class: "field" }, h("summary", {}, "Deal number"),
+          h("label", { for: "seed" }, "The same number deals the same cards."), seedIn),
         h("button", { class: "btn", id: "start-computer", onclick: () => start("computer") }, "Deal the cards")),
       h("section", { class: "panel" },
         h("h2", {}, "Play a friend"),
@@ -429,6 +437,7 @@ class GamePage {
       h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
 
+    document.body.dataset.version = String(g.version);
     show(h("div", { class: "table" }, oppSeat, middle, mySeat, side));
   }
 

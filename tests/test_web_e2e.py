@@ -1,0 +1,156 @@
+"""End to end in a real headless Chromium: start a game against the computer, play cards by
+clicking until a trick is won, declare a meld, reload, and find the game where it was."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from bezique.cards import KING, QUEEN, card_name, make_card
+from bezique.game import Game
+from bezique.rules import Rules
+from bezique.web.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+TIMEOUT_MS = 15000
+
+
+def seed_with_a_marriage() -> tuple[int, list[str]]:
+    """The first deal number whose first deal gives seat 0 a king and queen of one suit."""
+    rules = Rules.preset("bezique")
+    for seed in range(1000):
+        hand = Game(rules, seed=seed).state.hand(0)
+        for suit in range(4):
+            k, q = make_card(KING, suit), make_card(QUEEN, suit)
+            if k in hand and q in hand:
+                return seed, [card_name(k), card_name(q)]
+    raise AssertionError("no deal with a marriage in 1000 seeds")  # pragma: no cover
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[str]:
+    app = create_app(tmp_path / "games.db", computer_delay=0.05)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 15
+    while not server.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium "
+                    "(apt-get install -y chromium) to run the browser test")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+CARDS_OF = "els => els.map(e => e.dataset.card)"
+
+
+def _table(page: Any) -> dict[str, Any]:
+    return {
+        "hand": page.eval_on_selector_all("#hand button.card", CARDS_OF),
+        "mine": page.eval_on_selector_all("#my-table .card", CARDS_OF),
+        "scores": page.inner_text("#scores"),
+        "stock": page.inner_text("#stock-count"),
+        "trump": page.inner_text("#trump"),
+    }
+
+
+def _wait_for_my_move(page: Any, after: str) -> None:
+    """Wait for a newer view than ``after`` in which it is my move (or the deal is over)."""
+    page.wait_for_function(
+        "v => document.body.dataset.version !== v && "
+        "(document.querySelector('.seat.me.my-turn') || document.querySelector('#summary'))",
+        arg=after, timeout=TIMEOUT_MS)
+
+
+def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) -> None:
+    seed, marriage = seed_with_a_marriage()
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(site + "/")
+    page.select_option("#level", "1")
+    page.click("details summary")
+    page.fill("#seed", str(seed))
+    page.click("#start-computer")
+    page.wait_for_selector("#hand button.card.playable")
+    start_hand = _table(page)["hand"]
+    assert set(marriage) <= set(start_hand)
+
+    # play cards (never the king and queen) by clicking until a trick is won
+    won = False
+    for _ in range(40):
+        version = page.evaluate("document.body.dataset.version")
+        if page.query_selector("#declare [data-action^='meld']"):
+            won = True
+            break
+        if page.query_selector("#pass"):  # won a trick with no meld yet offered: draw
+            page.click("#pass")
+        else:
+            cards = page.query_selector_all("#hand button.card.playable")
+            pick = next(c for c in cards if c.get_attribute("data-card") not in marriage)
+            pick.click()
+        _wait_for_my_move(page, version)
+    assert won, "no trick won in 40 moves"
+    assert page.text_content("#trick-caption") == "You won the last trick"
+
+    # declare the marriage
+    meld = page.query_selector(f"#declare [data-action='meld {' '.join(marriage)}']")
+    assert meld is not None, page.inner_text("#declare")
+    points = 40 if page.inner_text("#trump").endswith(
+        {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[marriage[0][1]]) else 20
+    before = page.evaluate("document.body.dataset.version")
+    meld.click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    page.wait_for_selector("#my-table")
+    shown = _table(page)["mine"]
+    assert sorted(shown) == sorted(marriage)
+    assert f"This deal\t{points}" in page.inner_text("#scores")
+    assert "marriage" in page.inner_text(".seat.me .meld-tags")
+    here = _table(page)
+
+    # reload: the same game, where it was
+    page.reload()
+    page.wait_for_selector("#hand button.card")
+    assert _table(page) == here
+    # and it is in the list of your games
+    page.goto(site + "/#/games")
+    page.wait_for_selector("#games a.btn")
+    assert "vs Computer (level 1)" in page.inner_text("#games")
+    page.click("#games a.btn")
+    page.wait_for_selector("#hand button.card")
+    assert _table(page) == here
+    assert not errors, errors
