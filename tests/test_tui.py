@@ -387,3 +387,47 @@ def test_saved_game_is_a_record_that_replay_reads() -> None:
     steps = json.loads(out.output)["deals"][0]["steps"]
     assert [st["action"] for st in steps] == [a for _, a in s.state.history_strings()]
     assert all(st["ok"] for st in steps)
+
+
+async def test_mouse_click_selects_a_card_and_a_second_click_plays_it() -> None:
+    app = make_app(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        s = app.session
+        assert s is not None
+        gs = game_screen(app)
+        hand = gs.query_one("#hand", HandView)
+        hand.selected = 0
+        want = gs.hand_actions[1]
+        assert await pilot.click(HandView, offset=(7, 1))  # the second card's box
+        await pilot.pause()
+        assert hand.selected == 1 and s.state.history() == []
+        assert await pilot.click(HandView, offset=(7, 1))
+        await settle(pilot, app)
+        assert s.state.history_strings()[0] == (0, want)
+
+
+async def test_game_result_at_the_end_and_a_new_game_from_there() -> None:
+    s = Session.new(PlayConfig(level=1, seed=3, target=50), save_path())
+    rng = random.Random(2)
+    while not s.deal_over():
+        if s.human_to_act():
+            s.play(rng.choice(s.observation().legal))
+        else:
+            s.computer_move()
+    # brisques and the last trick make 170 between the two: someone reaches 50 in any deal
+    assert s.game_over()
+    a, b = s.state.game_scores
+    app = make_app(resume=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        text = " ".join(screen_text(app).split())
+        if s.game.winner == 0:
+            assert f"You win the game, {a} to {b}!" in text
+        else:
+            assert f"The computer wins the game, {b} to {a}." in text
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        assert "Resume" not in screen_text(app)  # a finished game is not offered again

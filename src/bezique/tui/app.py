@@ -65,6 +65,10 @@ class RulesScreen(ModalScreen[None]):
             yield Markdown(rules_text())
         yield Footer()
 
+    def on_mount(self) -> None:
+        """Arrows and page keys scroll the text."""
+        self.query_one("#rules-box").focus()
+
     def action_close(self) -> None:
         """Back to where we were."""
         self.dismiss(None)
@@ -184,6 +188,8 @@ class StartScreen(Screen[None]):
             yield Button("Rules", id="rules")
             yield Button("Quit", id="quit")
         yield Static("", id="start-status")
+        yield Static("Tab: next field · ↑/↓ and Enter: choose · Enter on Start: play",
+                     id="start-help")
 
     def on_mount(self) -> None:
         """Enter starts at once."""
@@ -234,6 +240,14 @@ class StartScreen(Screen[None]):
         app.start_game(cfg)
 
 
+class ChoiceList(OptionList):
+    """The declarations on offer after a trick won (Enter or a click takes one)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Choose", key_display="⏎"),
+    ]
+
+
 class GameScreen(Screen[None]):
     """The table: the computer's side, the trick, your cards, the scores and the log."""
 
@@ -243,7 +257,7 @@ class GameScreen(Screen[None]):
         Binding("enter", "confirm", "Play"),
         Binding("space", "confirm", "", show=False),
         *[Binding(str(k), f"number({k})", "", show=False) for k in range(10)],
-        Binding("d", "draw", "Draw", show=False),
+        Binding("d", "draw", "Draw"),
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("r,f1,question_mark", "app.rules", "Rules"),
@@ -261,6 +275,17 @@ class GameScreen(Screen[None]):
         self._mode = ""
         self._summary_open = False
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer "draw" only when you may declare (it hides from the footer otherwise)."""
+        if action == "draw":
+            return self._mode == "declare"
+        return True
+
+    def _set_mode(self, mode: str) -> None:
+        if mode != self._mode:
+            self._mode = mode
+            self.refresh_bindings()
+
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
@@ -271,7 +296,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="opp")
                 with Vertical(id="center"):
                     yield Static(id="table")
-                    yield OptionList(id="choices")
+                    yield ChoiceList(id="choices")
                 with Vertical(id="mine"):
                     yield Static(id="mymelds")
                     yield HandView(id="hand")
@@ -351,7 +376,8 @@ class GameScreen(Screen[None]):
     def _draw_opponent(self, obs: Observation) -> None:
         concealed = obs.opponent_hand_size - len(obs.shown[1])
         won = sum(1 for t in obs.tricks if t.winner == 1)
-        line1 = Text.assemble((f"{concealed} cards in hand", "bold"), f" · {won} tricks won")
+        line1 = Text.assemble((f"{concealed} cards in hand", "bold"),
+                              f" · {won} trick{'' if won == 1 else 's'} won")
         if obs.turn == 1 and not self.session.deal_over():
             line1.append("  ▶ thinking…", "bold yellow" if self.colour else "bold")
         line2 = Text("Shown: ", "bold")
@@ -418,7 +444,8 @@ class GameScreen(Screen[None]):
             slots.append(CardSlot(c, True, legal is None or a in legal))
             actions.append(a)
         self.hand_actions = actions
-        self.query_one("#hand", HandView).set_cards(slots, self.colour)
+        declaring = obs.my_turn and obs.phase == "declare"
+        self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
 
     def _draw_center(self, obs: Observation) -> None:
         s = self.session
@@ -436,11 +463,11 @@ class GameScreen(Screen[None]):
             self._fill_choices(obs)
             if self._mode != "declare":
                 choices.focus()
-            self._mode = "declare"
+            self._set_mode("declare")
             return
         table.display = True
         choices.display = False
-        self._mode = "play"
+        self._set_mode("play")
         self.query_one("#hand", HandView).focus()
         center.border_title = f"Table · trick {len(obs.tricks) + 1}" if not s.deal_over() \
             else "Table"
@@ -526,14 +553,16 @@ class GameScreen(Screen[None]):
         delay = self.delay
 
         def work() -> None:
-            if delay:
-                time.sleep(delay)
+            start = time.monotonic()
             try:
                 text = choose()
             except Exception as e:  # an agent's bug must not end the person's game
                 text = random.choice(obs.legal)
                 self.app.call_from_thread(self.status, f"the computer's player failed ({e}); "
                                           "it played at random", True)
+            left = delay - (time.monotonic() - start)  # a short pause, so moves can be seen
+            if left > 0:
+                time.sleep(left)
             self.app.call_from_thread(self._computer_done, gen, text)
 
         self.run_worker(work, thread=True, group="computer", exit_on_error=False)
@@ -713,7 +742,7 @@ Screen { layout: vertical; }
 #center { height: 1fr; border: round $secondary; padding: 0 1; }
 #table { height: auto; }
 #choices { height: 1fr; border: none; padding: 0; }
-#mine { height: 7; border: round $accent; padding: 0 1; }
+#mine { height: 7; border: round $accent; padding: 0 0 0 1; }
 #mymelds { height: 1; }
 #hand { height: 4; }
 #score { height: 9; border: round $secondary; padding: 0 1; }
@@ -729,6 +758,9 @@ SummaryScreen { align: center middle; }
 #start-title { height: 3; content-align: center middle; text-style: bold; }
 #start-form { height: auto; }
 #level { width: 1fr; height: auto; }
+#level, #variant { border: round $secondary; border-title-color: $text; }
+#level:focus-within, #variant:focus-within { border: round $accent; }
+#start-help { height: 1; padding: 0 1; color: $text-muted; }
 #start-right { width: 1fr; height: auto; }
 #variant { width: 100%; height: auto; }
 #start-right Input { width: 100%; }

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,8 +90,11 @@ def describe(before: State, action: int, after: State) -> list[str]:
             out.append(f"{_verb(seat, 'lead')} {card}")
         else:
             win = after.last_trick_winner
-            taker = "you win" if win == 0 else "Computer wins"
-            out.append(f"{_verb(seat, 'play')} {card}: {taker} the trick")
+            if win == seat:
+                wins = "win" if seat == 0 else "wins"
+                out.append(f"{_verb(seat, 'play')} {card} and {wins} the trick")
+            else:
+                out.append(f"{_verb(seat, 'play')} {card}; {_verb(win, 'win')} the trick")
     elif act.is_meld(action):
         ev = [e for e in new if e[2] == "meld"]
         cards = sorted((q & 31 for q in act.meld_cards(action)), key=lambda c: (suit_of(c),
@@ -186,6 +190,8 @@ class Session:
         # a fresh seed per resumption point keeps the computer's choices varied but reproducible
         self.agent: Agent = make_agent(self.agent_spec, seed=agent_seed + self.actions_played())
         self._hint_agent: Agent | None = None
+        self._lock = threading.Lock()
+        self._hint_lock = threading.Lock()
         self.log: list[str] = []
 
     # ------------------------------------------------------------------ making and saving
@@ -295,10 +301,16 @@ class Session:
         return self._apply(text)
 
     def computer_choice(self) -> tuple[Observation, Callable[[], str]]:
-        """The computer's observation and a function choosing its action (safe in a thread)."""
+        """The computer's observation and a function choosing its action (safe in a thread:
+        the agent thinks about one position at a time)."""
         obs = observe(self.state, self.COMPUTER)
         agent = self.agent
-        return obs, lambda: agent.act(obs)
+
+        def choose() -> str:
+            with self._lock:
+                return agent.act(obs)
+
+        return obs, choose
 
     def computer_move(self) -> list[str]:
         """Let the computer choose and apply one action; its log lines."""
@@ -354,4 +366,9 @@ class Session:
             self._hint_agent = make_agent(spec, seed=self.agent_seed + 1)
         obs = self.observation()
         agent = self._hint_agent
-        return obs, lambda: agent.act(obs)
+
+        def choose() -> str:
+            with self._hint_lock:
+                return agent.act(obs)
+
+        return obs, choose

@@ -24,7 +24,8 @@ def card_style(card: int, colour: bool = True) -> str:
     """The style of a card's face: red hearts and diamonds, black spades and clubs."""
     if not colour:
         return "bold"
-    return "bold #c0141e on #f4f1e8" if suit_of(card) in RED_SUITS else "bold #101010 on #f4f1e8"
+    ink = "#c0141e" if suit_of(card) in RED_SUITS else "#101010"
+    return f"bold {ink} on #f4f1e8"
 
 
 def face(card: int) -> str:
@@ -67,14 +68,14 @@ def card_row(
 ) -> tuple[Text, list[tuple[int, int]]]:
     """Cards as boxes three lines high (plus a line of key numbers when ``labels``).
 
-    Returns the text and each card's column span, for mouse clicks.  Boxes are 5 wide with a
-    gap; when that is too wide they share borders; shown cards have double borders.
+    Returns the text and each card's column span, for mouse clicks.  Boxes are 5 wide, with a
+    gap when there is room; shown cards have double borders.  When even that is too wide (12
+    cards of Binocle in 80 columns) the boxes share their sides.
     """
     n = len(slots)
+    if n * 5 > width:
+        return _shared_row(slots, selected, colour, labels)
     gap = 1 if n * 6 - 1 <= width else 0
-    w = 5
-    if n * (w + gap) - gap > width:
-        w, gap = 4, 0
     lines = [Text(), Text(), Text(), Text()]
     spans: list[tuple[int, int]] = []
     x = 0
@@ -82,34 +83,83 @@ def card_row(
         sel = i == selected
         tl, tr, bl, br, h, v = ("╔", "╗", "╚", "╝", "═", "║") if slot.shown else (
             "┌", "┐", "└", "┘", "─", "│")
-        border = "bold yellow" if sel and colour else ("bold" if sel else "")
-        if not slot.playable:
-            border = "dim"
-        inner = w - 2
-        f = face(slot.card)[-inner:] if inner < 3 else face(slot.card)
-        style = card_style(slot.card, colour)
-        if not slot.playable:
-            style = "dim" if not colour else style + " dim"
-        if sel:
-            style = (style + " reverse") if not colour else style.replace("on #f4f1e8",
-                                                                           "on #ffe680")
-        lines[0].append(tl + h * inner + tr, border)
+        border = _border_style(slot, sel, colour)
+        lines[0].append(tl + h * 3 + tr, border)
         lines[1].append(v, border)
-        lines[1].append(f.ljust(inner), style)
+        lines[1].append(face(slot.card), _face_style(slot, sel, colour))
         lines[1].append(v, border)
-        lines[2].append(bl + h * inner + br, border)
-        label = str((i + 1) % 10) if i < 10 else " "
-        mark = ("▲" if sel else label) if labels else " "
-        lab_style = "bold yellow" if sel and colour else ("bold" if sel else "dim")
-        lines[3].append(mark.center(w), lab_style)
-        spans.append((x, x + w))
-        x += w
+        lines[2].append(bl + h * 3 + br, border)
+        lines[3].append(_label(i, sel, labels).center(5), _label_style(sel, colour))
+        spans.append((x, x + 5))
+        x += 5
         if gap and i < n - 1:
             for ln in lines:
                 ln.append(" " * gap)
             x += gap
     rows = lines if labels else lines[:3]
     return Text("\n").join(rows), spans
+
+
+def _shared_row(
+    slots: Sequence[CardSlot], selected: int, colour: bool, labels: bool
+) -> tuple[Text, list[tuple[int, int]]]:
+    lines = [Text(), Text(), Text(), Text(" ")]
+    spans: list[tuple[int, int]] = []
+    n = len(slots)
+    for i, slot in enumerate(slots):
+        sel = i == selected
+        h = "═" if slot.shown else "─"
+        border = _border_style(slot, sel, colour)
+        lines[0].append(("┌" if i == 0 else "┬") + h * 3, border)
+        lines[1].append("│", border)
+        lines[1].append(face(slot.card), _face_style(slot, sel, colour))
+        lines[2].append(("└" if i == 0 else "┴") + h * 3, border)
+        lines[3].append(_label(i, sel, labels).center(3) + " ", _label_style(sel, colour))
+        spans.append((4 * i, 4 * i + 4))
+        if i == n - 1:
+            lines[0].append("┐", border)
+            lines[1].append("│", border)
+            lines[2].append("┘", border)
+    rows = lines if labels else lines[:3]
+    return Text("\n").join(rows), spans
+
+
+CREAM, GOLD, GREY = "#f4f1e8", "#ffe680", "#b9b6ad"
+
+
+def _border_style(slot: CardSlot, sel: bool, colour: bool) -> str:
+    if not colour:
+        return "bold" if sel else ("dim" if not slot.playable else "")
+    if sel:
+        return f"bold #8a5a00 on {GOLD}"
+    if not slot.playable:
+        return f"#7a7770 on {GREY}"
+    return f"#7a7770 on {CREAM}"
+
+
+def _face_style(slot: CardSlot, sel: bool, colour: bool) -> str:
+    if not colour:
+        return "bold reverse" if sel else ("dim" if not slot.playable else "bold")
+    style = card_style(slot.card, colour)
+    if sel:
+        return style.replace(f"on {CREAM}", f"on {GOLD}")
+    if not slot.playable:
+        return style.replace(f"on {CREAM}", f"on {GREY}")
+    return style
+
+
+def _label(i: int, sel: bool, labels: bool) -> str:
+    if not labels:
+        return " "
+    if sel:
+        return "▲"
+    return str((i + 1) % 10) if i < 10 else " "
+
+
+def _label_style(sel: bool, colour: bool) -> str:
+    if sel:
+        return "bold yellow" if colour else "bold"
+    return "dim"
 
 
 class HandView(Widget):
@@ -133,12 +183,14 @@ class HandView(Widget):
         super().__init__(id=id)
         self.slots: list[CardSlot] = []
         self.colour = True
+        self.active = True
         self._spans: list[tuple[int, int]] = []
 
-    def set_cards(self, slots: list[CardSlot], colour: bool) -> None:
-        """Show these cards (keeping the selection in range)."""
+    def set_cards(self, slots: list[CardSlot], colour: bool, active: bool = True) -> None:
+        """Show these cards (keeping the selection in range); ``active`` shows the selection."""
         self.slots = slots
         self.colour = colour
+        self.active = active
         if self.selected >= len(slots):
             self.selected = max(0, len(slots) - 1)
         self.refresh()
@@ -147,8 +199,8 @@ class HandView(Widget):
         """The row of cards."""
         if not self.slots:
             return Text("(no cards)", "dim")
-        text, self._spans = card_row(self.slots, self.size.width or 60, self.selected,
-                                     self.colour)
+        sel = self.selected if self.active else -1
+        text, self._spans = card_row(self.slots, self.size.width or 60, sel, self.colour)
         return text
 
     def move(self, delta: int) -> None:
