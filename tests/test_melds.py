@@ -5,10 +5,15 @@ Hearts are trumps unless a test says otherwise (the turn-up is the 8♥).
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 from helpers import deal, rules, strings, total_meld_points, win_trick
 
-from bezique import IllegalActionError, State
+from bezique import IllegalActionError, Rules, State
+from bezique import actions as act
+from bezique.cards import bits, parse_card
 
 
 def _refused(s: State, text: str, match: str) -> None:
@@ -328,3 +333,148 @@ def test_queen_of_a_sequence_may_form_a_binocle_but_no_marriage() -> None:
     win_trick(s, keep)
     assert "meld QS* JD" in strings(s)
     _refused(s, "meld KS QS*", "is in your sequence")
+
+
+# ---------------------------------------------------------------- an independent reading of 3.3
+
+_POINTS: dict[str, dict[str, int]] = {
+    "bezique": {"marriage": 20, "royal": 40, "sequence": 250, "pair": 40, "double": 500},
+    "binocle": {"marriage": 20, "royal": 40, "sequence": 150, "pair": 40, "double": 80,
+                "grand": 80},
+}
+_FOURS = {0: 100, 2: 80, 3: 60, 4: 40}  # aces, kings, queens, jacks; eights score double
+_CLASS = {"marriage": 0, "royal": 0, "sequence": 0, "pair": 1, "double": 1, "grand": 1,
+          "four": 2, "eight": 2}
+
+
+def _kind(r: Rules, trump: int, cards: list[int]) -> tuple[str, int] | None:
+    """The (shape, points) these cards make, read straight from RULES.md 3.1 and 4."""
+    table = _POINTS[r.variant]
+    rank = {c & 7 for c in cards}
+    suit = sorted(c >> 3 for c in cards)
+    if r.bezique_pair == "swap" and trump in (0, 2):  # spades or diamonds are trumps
+        bq, bj = parse_card("QC"), parse_card("JH")
+    else:
+        bq, bj = parse_card("QS"), parse_card("JD")
+    srt = sorted(cards)
+    if len(cards) == 2 and sorted(rank) == [2, 3] and suit[0] == suit[1]:
+        return ("royal", table["royal"]) if suit[0] == trump else ("marriage", table["marriage"])
+    if srt == sorted([trump * 8 + k for k in (0, 1, 2, 3, 4)]):
+        return "sequence", table["sequence"]
+    if srt == sorted([bq, bj]):
+        return "pair", table["pair"]
+    if srt == sorted([bq, bq, bj, bj]):
+        return "double", table["double"]
+    if "grand" in table and srt == sorted([bq - 1, bq, bj]):
+        return "grand", table["grand"]
+    if len(rank) == 1 and (r_ := next(iter(rank))) in (0, 2, 3, 4):
+        if len(cards) == 4 and (not r.fours_distinct_suits or len(set(suit)) == 4):
+            return "four", _FOURS[r_]
+        if len(cards) == 8 and r.variant == "binocle":
+            return "eight", 2 * _FOURS[r_]
+    return None
+
+
+def _oracle_legal(s: State, seat: int) -> set[int]:
+    """Meld masks legal for ``seat`` now by rules 2-6 of RULES.md 3.3, read independently."""
+    r = s.rules
+    hand, shown = s._hand[seat], s._shown[seat]
+    held = [p for p in bits(hand | shown) if p & 7 <= 4]  # nines, eights, sevens never meld
+    earlier = []
+    for k, m in s._melds[seat]:
+        shape = r.melds[k].shape
+        shape = {"double_pair": "double"}.get(shape, shape)
+        earlier.append((_CLASS[shape], r.melds[k].points, m, m & (hand | shown) == m))
+    bez = {parse_card(c) for c in ("KS", "QS", "JD", "KC", "QC", "JH")}  # either pairing
+    pools = [
+        ([p for p in held if p & 7 in (2, 3)], 2),  # marriages
+        ([p for p in held if (p & 31) >> 3 == s.trump], 5),  # sequence
+        *[([p for p in held if p & 31 in bez], n) for n in (2, 3, 4)],  # bezique, grand, double
+        *[([p for p in held if p & 7 == rank], n) for rank in (0, 2, 3, 4) for n in (4, 8)],
+    ]
+    combos = {frozenset(c) for pool, n in pools for c in itertools.combinations(pool, n)}
+    out = set()
+    for combo in combos:
+        kind = _kind(r, s.trump, [p & 31 for p in combo])
+        if kind is None:
+            continue
+        cls, pts = _CLASS[kind[0]], kind[1]
+        mask = sum(1 << p for p in combo)
+        ok = True
+        for mcls, mpts, m, intact in earlier:
+            if not m & mask:
+                continue
+            if mcls == cls:
+                if r.reform and not intact:
+                    continue
+                if m & mask != m or pts <= mpts:
+                    ok = False
+            elif r.cross_class == "increase" and pts <= mpts:
+                ok = False
+        used = 0
+        for mcls, _, m, _ in earlier:
+            if mcls == cls:
+                used |= m
+        if not mask & ~used:
+            ok = False
+        if r.fresh_card == "every" and not mask & hand:
+            ok = False
+        if ok:
+            out.add(mask)
+    return out
+
+
+def _signature(s: State, seat: int, mask: int) -> tuple[tuple[int, object], ...]:
+    """A meld mask up to copies that differ in nothing (same card, same meld history)."""
+    hand = s._hand[seat]
+    sig = []
+    for p in bits(mask):
+        hist = "hand" if hand >> p & 1 else tuple(
+            i for i, (_, m) in enumerate(s._melds[seat]) if m >> p & 1)
+        sig.append((p & 31, hist))
+    return tuple(sorted(sig, key=repr))
+
+
+def _choose(s: State, rng: random.Random, legal: list[int]) -> int:
+    """A random policy that melds when it can and keeps its aces and court cards, so that
+    later melds reuse shown cards often."""
+    melds = [a for a in legal if act.is_meld(a)]
+    if melds and rng.random() < 0.9:
+        return rng.choice(melds)
+    junk = [a for a in legal if act.is_play(a) and a & 7 in (1, 5, 6, 7)
+            and not s._shown[s.current_player()] >> a & 1]
+    if s.phase != "declare" and junk and rng.random() < 0.9:
+        return rng.choice(junk)
+    return rng.choice(legal)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("bezique", {}),
+        ("bezique", {"fresh_card": "every"}),
+        ("bezique", {"cross_class": "increase"}),
+        ("bezique", {"reform": True, "melds_per_trick": 3}),
+        ("bezique", {"fours_distinct_suits": True, "bezique_pair": "swap"}),
+        ("binocle", {}),
+        ("binocle", {"fresh_card": "class", "fours_distinct_suits": False}),
+    ],
+)
+def test_meld_legality_matches_an_independent_reading_of_the_rules(
+    variant: str, options: dict[str, object]
+) -> None:
+    r = rules(variant, **options)
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(30):
+        s = State.new_deal(r, seed=seed)
+        while not s.end_phase:
+            legal = s.legal_actions()
+            if s.phase == "declare" and s._dmelds < r.melds_per_trick:
+                seat = s.current_player()
+                mine = {_signature(s, seat, a >> 9) for a in legal if act.is_meld(a)}
+                want = {_signature(s, seat, m) for m in _oracle_legal(s, seat)}
+                assert mine == want, (seed, s.history_strings()[-3:])
+                checked += 1
+            s.apply_action(_choose(s, rng, legal))
+    assert checked > 100
