@@ -265,3 +265,12 @@ def test_binocle_dix_is_the_seven() -> None:
 def test_binocle_turned_up_dix_scores_10_for_the_dealer() -> None:
     s = deal(turnup="9D", r=rules("binocle"), dealer=1)
     assert s.scores == (0, 10)
+
+
+def test_binocle_dix_does_not_use_up_the_meld_by_default() -> None:
+    r = rules("binocle")
+    s = deal(["9H", "KS", "QS", "AC"], turnup="KH", r=r)
+    win_trick(s, ["9H", "KS", "QS"])
+    s.apply("exchange")
+    s.apply("meld KS QS")
+    assert s.scores[0] == 30

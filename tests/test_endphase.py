@@ -6,8 +6,10 @@ leads the first trick of the end phase.
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from helpers import at_end_phase, names, play_to_end_phase, rules, strings
+from helpers import at_end_phase, beats, names, play_to_end_phase, rules, strings
 
 from bezique import IllegalActionError, State
 
@@ -181,3 +183,34 @@ def test_binocle_end_phase_is_the_last_12_tricks() -> None:
     while not s.is_terminal():
         s.apply(s.legal_action_strings()[0])
     assert s.tricks_played == 24
+
+
+def _allowed(hand: list[int], lead: int, trump: int) -> set[int]:
+    """RULES.md 2.4 read directly: the cards the follower may play to ``lead``."""
+    same = [c for c in hand if c >> 3 == lead >> 3]
+    if same:
+        higher = [c for c in same if c & 7 < lead & 7]
+        return set(higher or same)
+    trumps = [c for c in hand if c >> 3 == trump]
+    return set(trumps or hand)
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle"])
+def test_end_phase_duties_and_trick_winners_match_the_rules_in_random_deals(variant: str) -> None:
+    rng = random.Random(5)
+    for seed in range(40):
+        s = State.new_deal(rules(variant), seed=seed)
+        play_to_end_phase(s, meld=False)
+        while not s.is_terminal():
+            if s.phase == "follow":
+                lead = s.trick_cards()[0]
+                hand = s.hand(s.current_player())
+                allowed = _allowed(hand, lead, s.trump)
+                assert strings(s) == {f"play {n}" for n in names(allowed)}
+                follower = s.current_player()
+                choice = rng.choice(sorted(allowed))
+                s.apply(f"play {names([choice])[0]}")
+                follower_wins = not beats(lead, choice, s.trump)
+                assert s.last_trick_winner == (follower if follower_wins else 1 - follower)
+            else:
+                s.apply(rng.choice(s.legal_action_strings()))

@@ -3,8 +3,10 @@ Binocle preset (RULES.md 4)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from helpers import deal, names, play, rules, strings, win_trick
+from helpers import beats, deal, names, play, rules, strings, win_trick
 
 from bezique import RecordError, State
 from bezique.cards import bits, card_of, parse_card, suit_of
@@ -219,3 +221,47 @@ def test_binocle_one_meld_per_trick() -> None:
     win_trick(s, ["KS", "QS", "JD", "KD", "QD"])
     s.apply("meld KD QD")
     assert not [a for a in strings(s) if a.startswith("meld")]
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle"])
+def test_every_card_is_in_exactly_one_place_throughout_a_deal(variant: str) -> None:
+    r = rules(variant)
+    rng = random.Random(1)
+    for seed in range(5):
+        s = State.new_deal(r, seed=seed)
+        while True:
+            placed = _placed(s)
+            assert sorted(placed) == sorted(r.deck)
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            melds = [a for a in legal if a >= 512]
+            s.apply_action(rng.choice(melds or legal))
+        assert s.tricks_played == r.total_tricks
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle"])
+def test_stock_trick_winners_and_draws_follow_the_laws_in_random_deals(variant: str) -> None:
+    r = rules(variant)
+    rng = random.Random(2)
+    for seed in range(10):
+        s = State.new_deal(r, seed=seed)
+        while s.turnup is not None:
+            if s.phase == "follow":
+                lead, leader = s.trick_cards()[0], 1 - s.current_player()
+                a = rng.choice(s.legal_actions())
+                s.apply_action(a)
+                want = leader if beats(lead, a & 31, s.trump) else 1 - leader
+                assert s.last_trick_winner == want and s.current_player() == want
+            elif s.phase == "declare":
+                w, pos = s.current_player(), len(s.stock) - s.stock_left
+                top = s.stock[pos] & 31
+                second = s.stock[pos + 1] & 31 if s.stock_left > 1 else s.turnup
+                assert second is not None
+                hands = [s.hand(0), s.hand(1)]
+                s.apply("pass")
+                assert sorted(s.hand(w)) == sorted([*hands[w], top]) or s.end_phase
+                if not s.end_phase:
+                    assert sorted(s.hand(1 - w)) == sorted([*hands[1 - w], second])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
