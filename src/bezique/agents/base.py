@@ -12,7 +12,7 @@ True
 >>> make_agent("nosuch")
 Traceback (most recent call last):
 ...
-bezique.errors.OptionError: unknown agent 'nosuch' (known: random)
+bezique.errors.OptionError: unknown agent 'nosuch' (known: heuristic, random, search)
 """
 
 from __future__ import annotations

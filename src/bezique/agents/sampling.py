@@ -1,0 +1,384 @@
+"""Sampling complete deals consistent with one seat's observation (determinization).
+
+A search agent never sees the other hand or the stock.  It imagines them: :func:`sample_world`
+deals the cards the seat has not seen between the opponent's concealed hand and the stock, at
+random but consistently with everything the seat saw: its own hand and draws (each at its
+place in the stock), the cards the opponent played, melded, exchanged, declared or took (each
+must have reached the opponent's hand before it was used), and the turn-up.  The deal is built
+with :meth:`State.from_cards` and the observed actions are replayed on it, so the world is a
+real :class:`State` whose observation for the seat equals the given one.
+
+Only ``obs`` is read: never the real state.  The same ``random.Random`` state gives the same
+world.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from ..cards import card_of, make_card, parse_card, rank_of, suit_of
+from ..errors import BeziqueError
+from ..observation import Observation
+from ..state import State
+
+_TRIES = 200
+
+
+class SamplingError(BeziqueError):
+    """No deal consistent with the observation was found (the observation is impossible)."""
+
+
+def _card(token: str) -> tuple[int, bool]:
+    """The card of an action token and whether it names a shown copy (``QS*``, ``QS*2``)."""
+    star = token.find("*")
+    if star >= 0:
+        return parse_card(token[:star]), True
+    return parse_card(token), False
+
+
+def _winner(lead: int, follow: int, trump: int, leader: int) -> int:
+    if suit_of(follow) == suit_of(lead):
+        return 1 - leader if rank_of(follow) < rank_of(lead) else leader
+    return 1 - leader if suit_of(follow) == trump else leader
+
+
+class _Plan:
+    """What one pass over the observed actions establishes: the seat's initial hand, the
+    places of its draws in the stock, and the opponent's public uses of concealed cards."""
+
+    def __init__(self, obs: Observation) -> None:
+        rules = obs.rules
+        self.obs = obs
+        seat, opp = obs.seat, 1 - obs.seat
+        self.seven = make_card(rules.seven_rank, obs.trump)
+        stock_size = rules.stock_size
+        hs = rules.hand_size
+        # walk the actions once for the public timeline
+        draws = list(obs.draws)
+        k = 0
+        pos = 0
+        lead = -1
+        leader = -1
+        last_winner = -1
+        my_stock: dict[int, int] = {}  # stock index -> card drawn by the seat
+        opp_stock: list[int] = []  # stock indices drawn by the opponent, in order
+        my_played: Counter[int] = Counter()
+        my_given: Counter[int] = Counter()  # sevens the seat exchanged away
+        exchanged_by = -1
+        turnup_taker = -1
+        # the opponent's events: ("recv", slot) / ("use", card, kind) in time order
+        events: list[tuple[str, int, str]] = []
+        for i in range(hs):
+            events.append(("recv", i, "hand"))
+        nslots = hs
+        t_exchange_time = -1
+        t_final_time = -1
+        for idx, (player, text) in enumerate(obs.actions):
+            words = text.split()
+            verb = words[0]
+            if verb == "play":
+                c, shown = _card(words[1])
+                if player == seat:
+                    my_played[c] += 1
+                elif shown:
+                    events.append(("unshow", c, "play"))
+                else:
+                    events.append(("use", c, "play"))
+                if lead < 0:
+                    lead, leader = c, player
+                else:
+                    last_winner = _winner(lead, c, obs.trump, leader)
+                    lead = -1
+            elif verb == "meld":
+                if player == opp:
+                    for tok in words[1:]:
+                        c, shown = _card(tok)
+                        if not shown:
+                            events.append(("use", c, "meld"))
+            elif verb == "exchange":
+                exchanged_by = player
+                if player == seat:
+                    my_given[self.seven] += 1
+                    k += 1  # the draw list holds the turn-up taken
+                    events.append(("swap", -1, "exchange"))
+                else:
+                    events.append(("use", self.seven, "exchange"))
+                    events.append(("turnup", -1, "exchange"))
+                    t_exchange_time = idx
+            elif verb == "seven":
+                if player == opp:
+                    events.append(("use", self.seven, "seven"))
+            elif verb == "pass":
+                left = stock_size - pos
+                winner = player
+                loser = 1 - winner
+                if left >= 2:
+                    order = ((winner, pos), (loser, pos + 1))
+                    pos += 2
+                else:
+                    order = ((winner, pos), (loser, -1))
+                    pos += 1
+                    turnup_taker = loser
+                for who, where in order:
+                    if who == seat:
+                        if where >= 0:
+                            my_stock[where] = draws[k]
+                        k += 1
+                    elif where >= 0:
+                        opp_stock.append(where)
+                        events.append(("recv", nslots, "stock"))
+                        nslots += 1
+                    else:
+                        events.append(("turnup", -1, "final"))
+                        t_final_time = idx
+                if left < 2:
+                    events.append(("endphase", -1, ""))
+            else:  # pragma: no cover - the observation comes from a State
+                raise SamplingError(f"unknown action {text!r} in the observation")
+        del last_winner
+        self.pos = pos
+        self.my_stock = my_stock
+        self.opp_stock = opp_stock
+        self.events = events
+        self.nslots = nslots
+        self.exchanged_by = exchanged_by
+        self.turnup_taker = turnup_taker
+        # the seat's initial hand: everything it held or used, less what it drew
+        held: Counter[int] = Counter(obs.hand) + Counter(obs.shown[seat])
+        init = held + my_played + my_given
+        init.subtract(Counter(draws))
+        if any(v < 0 for v in init.values()) or sum(init.values()) != hs:
+            raise SamplingError("the observation's own cards do not add up to a hand")
+        self.my_initial = +init
+        # the turn-up card dealt, when the seat can tell it
+        self.turnup: int | None = None
+        if exchanged_by == seat:
+            self.turnup = self._my_exchange_draw(obs)
+        elif exchanged_by < 0 and obs.turnup is not None:
+            self.turnup = obs.turnup
+        elif exchanged_by < 0 and turnup_taker == seat:
+            self.turnup = draws[-1]
+        # when the opponent took the unknown turn-up, which of its later cards can it be
+        self.turnup_candidates: list[int] = []
+        if self.turnup is None:
+            since = t_exchange_time if exchanged_by == opp else t_final_time
+            cands: list[int] = []
+            for _idx, (player, text) in enumerate(obs.actions[since + 1 :]):
+                if player != opp:
+                    continue
+                words = text.split()
+                if words[0] in ("play", "meld"):
+                    for tok in words[1:]:
+                        c, shown = _card(tok)
+                        if not shown:
+                            cands.append(c)
+            cands += list(obs.opponent_known)
+            self.turnup_candidates = [
+                c for c in cands
+                if suit_of(c) == obs.trump
+                and (exchanged_by != opp or rank_of(c) != rules.seven_rank)
+            ]
+            if not self.turnup_candidates:
+                raise SamplingError("no card can have been the turn-up")
+
+    def _my_exchange_draw(self, obs: Observation) -> int:
+        """The card the seat received when it exchanged: its draw at that moment."""
+        k = 0
+        for player, text in obs.actions:
+            verb = text.split()[0]
+            if verb == "exchange" and player == obs.seat:
+                return obs.draws[k]
+            if verb == "pass":
+                k += 1
+        raise SamplingError("the seat's exchange has no draw")  # pragma: no cover
+
+    def _known_added(self, turnup: int) -> Counter[int]:
+        """How many copies of each card become known in the opponent's concealed hand."""
+        added: Counter[int] = Counter()
+        shown: Counter[int] = Counter()
+        cur = turnup
+        for ev, arg, kind in self.events:
+            if ev == "turnup":
+                added[cur] += 1
+                if kind == "exchange":
+                    cur = self.seven
+            elif ev == "swap":
+                cur = self.seven
+            elif ev == "unshow":
+                shown[arg] -= 1
+            elif ev == "endphase":
+                added += +shown
+                shown = Counter()
+            elif ev == "use":
+                if kind == "seven":
+                    added[arg] += 1
+                elif kind == "meld":
+                    shown[arg] += 1
+        return added
+
+    def build(
+        self, rng: random.Random, explore: float = 0.0
+    ) -> tuple[list[list[int]], int, list[int]] | None:
+        """One candidate deal (hands, turn-up, stock), or None if the random choices fail.
+
+        Where the opponent used a card of which it held a known copy, the known copy is taken
+        as often as the final known cards say; ``explore`` flips that choice at random."""
+        obs = self.obs
+        rules = obs.rules
+        seat = obs.seat
+        declared = rules.seven == "declared"
+        turnup = self.turnup
+        if turnup is None:
+            turnup = rng.choice(self.turnup_candidates)
+        # how many times a known copy of each card must be the one used: the known copies
+        # added less those still known at the end (the rest of the uses come from unknown cards)
+        quota = self._known_added(turnup)
+        quota.subtract(Counter(obs.opponent_known))
+        if any(v < 0 for v in quota.values()):
+            self.why = "quota"
+            return None
+        slots: list[int] = [-1] * self.nslots
+        pending: list[int] = []
+        known: Counter[int] = Counter()
+        shown: Counter[int] = Counter()
+        cur_turnup = turnup
+        for ev, arg, kind in self.events:
+            if ev == "recv":
+                pending.append(arg)
+            elif ev == "turnup":
+                known[cur_turnup] += 1
+                if kind == "exchange":
+                    cur_turnup = self.seven
+            elif ev == "swap":
+                cur_turnup = self.seven
+            elif ev == "unshow":
+                shown[arg] -= 1
+            elif ev == "endphase":
+                known += +shown
+                shown = Counter()
+            else:
+                c = arg
+                use_known = False
+                if known[c] > 0 and kind != "seven":
+                    if not pending or (c == self.seven and declared and kind == "play"):
+                        # (scored sevens are played first when sevens are declared)
+                        use_known = True
+                    else:
+                        use_known = quota[c] > 0
+                        if explore and rng.random() < explore:
+                            use_known = not use_known
+                if use_known:
+                    known[c] -= 1
+                    quota[c] -= 1
+                else:
+                    if not pending:
+                        self.why = "pending"
+                        return None
+                    j = rng.randrange(len(pending))
+                    slots[pending[j]] = c
+                    pending[j] = pending[-1]
+                    pending.pop()
+                    if kind == "seven":
+                        known[c] += 1
+                if kind == "meld":
+                    shown[c] += 1
+        # the exchange by the seat puts its seven under the stock as the turn-up: tracked by
+        # the state itself; here only the final opponent-known cards need checking
+        if +known != Counter(obs.opponent_known):
+            self.why = f"known {+known} {obs.opponent_known}"
+            return None
+        # the pool of cards still to place
+        pool: Counter[int] = Counter(card_of(p) for p in rules.deck)
+        pool.subtract(self.my_initial)
+        pool.subtract(self.my_stock.values())
+        pool[turnup] -= 1
+        pool.subtract(c for c in slots if c >= 0)
+        if any(v < 0 for v in pool.values()):
+            return None
+        rest = list(pool.elements())
+        rng.shuffle(rest)
+        stock_size = rules.stock_size
+        undrawn = [i for i in range(self.pos, stock_size)]
+        if len(rest) != len(pending) + len(undrawn):
+            return None
+        for sl in pending:
+            slots[sl] = rest.pop()
+        stock = [-1] * stock_size
+        for i, c in self.my_stock.items():
+            stock[i] = c
+        hs = rules.hand_size
+        for j, i in enumerate(self.opp_stock):
+            stock[i] = slots[hs + j]
+        for i in undrawn:
+            stock[i] = rest.pop()
+        my_hand = list(self.my_initial.elements())
+        rng.shuffle(my_hand)
+        opp_hand = slots[:hs]
+        hands = [my_hand, opp_hand] if seat == 0 else [opp_hand, my_hand]
+        return hands, turnup, stock
+
+
+def _matches(state: State, obs: Observation) -> bool:
+    seat = obs.seat
+    if tuple(state.hand(seat)) != obs.hand:
+        return False
+    other = 1 - seat
+    known = state._known[other] & state._hand[other]
+    got = sorted((card_of(p) for p in _bits(known)), key=lambda c: (suit_of(c), rank_of(c)))
+    return (
+        tuple(got) == obs.opponent_known
+        and state.scores == obs.scores
+        and state.current_player() == obs.turn
+    )
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
+            stock: Sequence[int]) -> State | None:
+    state = State.from_cards(obs.rules, hands, turnup, stock, obs.dealer, obs.totals)
+    try:
+        for _, text in obs.actions:
+            state.apply(text)
+    except BeziqueError:
+        return None
+    return state
+
+
+class WorldSampler:
+    """Samples worlds for one observation; the analysis of the observation is done once."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.plan = _Plan(obs)
+
+    def sample(self, rng: random.Random) -> State:
+        """One complete state consistent with the observation."""
+        for i in range(_TRIES):
+            deal = self.plan.build(rng, 0.0 if i < 4 else 0.15)
+            if deal is None:
+                continue
+            state = _replay(self.obs, *deal)
+            if state is not None and _matches(state, self.obs):
+                return state
+        raise SamplingError("no deal consistent with this observation was found")
+
+
+def sample_world(obs: Observation, rng: random.Random) -> State:
+    """A complete :class:`State` whose observation for ``obs.seat`` equals ``obs``."""
+    return WorldSampler(obs).sample(rng)
+
+
+def sample_worlds(obs: Observation, n: int, rng: random.Random) -> list[State]:
+    """``n`` worlds consistent with ``obs`` (independent draws from ``rng``)."""
+    sampler = WorldSampler(obs)
+    return [sampler.sample(rng) for _ in range(n)]

@@ -1,0 +1,88 @@
+"""Sampling worlds consistent with a seat's observation (the search AI's determinization)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bezique import Rules, State
+from bezique.agents.sampling import WorldSampler, sample_world, sample_worlds
+
+
+def _position(rules: Rules, seed: int, steps: int) -> State:
+    """A deal played ``steps`` actions at random, declaring and exchanging when it can."""
+    rng = random.Random(seed)
+    s = State.new_deal(rules, seed=seed, dealer=seed % 2)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        acts = s.legal_actions()
+        scoring = [a for a in acts if a >= 257]
+        s.apply_action(rng.choice(scoring) if scoring and rng.random() < 0.8 else rng.choice(acts))
+    return s
+
+
+CASES = [
+    ("bezique", {}),
+    ("binocle", {}),
+    ("bezique", {"seven": "played"}),
+    ("bezique", {"brisques": "immediate", "last_trick": "stock"}),
+]
+
+
+@pytest.mark.parametrize(("variant", "options"), CASES)
+def test_every_sampled_world_gives_the_same_observation(variant: str,
+                                                        options: dict[str, str]) -> None:
+    rules = Rules.preset(variant, **options)
+    for seed in range(25):
+        s = _position(rules, seed, random.Random(seed).randrange(0, 110))
+        for seat in (0, 1):
+            obs = s.observation(seat)
+            for world in sample_worlds(obs, 2, random.Random(seed)):
+                assert world.observation(seat) == obs
+
+
+def test_worlds_at_every_step_of_a_deal_with_melds_and_the_end_phase() -> None:
+    rules = Rules.preset("bezique")
+    s = _position(rules, 11, 0)
+    rng = random.Random(5)
+    while not s.is_terminal():
+        for seat in (0, 1):
+            obs = s.observation(seat)
+            assert sample_world(obs, rng).observation(seat) == obs
+        acts = s.legal_actions()
+        scoring = [a for a in acts if a >= 257]
+        s.apply_action(scoring[0] if scoring else rng.choice(acts))
+
+
+def test_same_seed_same_worlds() -> None:
+    obs = _position(Rules.preset("bezique"), 3, 40).observation(0)
+    a = sample_worlds(obs, 3, random.Random(9))
+    b = sample_worlds(obs, 3, random.Random(9))
+    assert [w.key() for w in a] == [w.key() for w in b]
+
+
+def test_sampler_deals_the_unseen_cards_not_the_real_ones() -> None:
+    # the opponent's hand and the stock vary from world to world, so they are not read from
+    # the real state (which the sampler is never given)
+    s = _position(Rules.preset("bezique"), 4, 30)
+    obs = s.observation(0)
+    worlds = sample_worlds(obs, 12, random.Random(1))
+    hands = {tuple(w.hand(1)) for w in worlds}
+    assert len(hands) > 1
+    assert sum(tuple(w.hand(1)) == tuple(s.hand(1)) for w in worlds) < len(worlds)
+    # every world keeps what seat 0 knows: its own hand and the public cards
+    for w in worlds:
+        assert w.hand(0) == s.hand(0)
+        assert w.shown(1) == s.shown(1)
+
+
+def test_two_real_states_with_one_observation_give_the_same_worlds() -> None:
+    s = _position(Rules.preset("bezique"), 6, 50)
+    obs = s.observation(1)
+    other = sample_world(obs, random.Random(77))  # a different arrangement of hidden cards
+    assert other.observation(1) == obs
+    a = WorldSampler(obs).sample(random.Random(3))
+    b = WorldSampler(other.observation(1)).sample(random.Random(3))
+    assert a.key() == b.key()

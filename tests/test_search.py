@@ -1,0 +1,94 @@
+"""The search AI (determinized Monte Carlo): it never sees hidden cards, and it plays well."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import deal, play
+
+from bezique import Rules, State
+from bezique.agents import make_agent
+from bezique.agents.levels import DEFAULT_LEVEL, LEVELS, level_spec
+from bezique.agents.sampling import sample_world
+from bezique.agents.search import SearchAgent
+from bezique.agents.solver import solve
+from bezique.errors import OptionError
+
+
+def _position(seed: int, steps: int, variant: str = "bezique") -> State:
+    rng = random.Random(seed)
+    s = State.new_deal(Rules.preset(variant), seed=seed)
+    for _ in range(steps):
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_choice_does_not_change_when_the_hidden_cards_change() -> None:
+    for seed in (1, 2, 3):
+        s = _position(seed, 9 + seed * 7)
+        seat = s.current_player()
+        obs = s.observation(seat)
+        # another real state that this seat cannot tell from the first
+        other = sample_world(obs, random.Random(seed + 50))
+        assert other.observation(seat) == obs
+        assert other.hand(1 - seat) != s.hand(1 - seat) or other.stock != s.stock
+        a = make_agent("search:samples=3", seed=11).act(obs)
+        b = make_agent("search:samples=3", seed=11).act(other.observation(seat))
+        assert a == b and a in obs.legal
+
+
+def test_same_observation_in_two_dealt_positions_gives_one_answer() -> None:
+    # the same hand for seat 0 and turn-up, different cards for seat 1 and in the stock
+    s1 = deal(hand0=["AS", "TS", "KH", "QH", "9C", "8D", "7S", "JD"], turnup="9H")
+    s2 = deal(hand0=["AS", "TS", "KH", "QH", "9C", "8D", "7S", "JD"], turnup="9H",
+              hand1=["QS", "AD", "AC", "TH", "KS"])
+    assert s1.observation(0) == s2.observation(0) and s1.hand(1) != s2.hand(1)
+    a = SearchAgent(seed=4, samples=3).act(s1.observation(0))
+    b = SearchAgent(seed=4, samples=3).act(s2.observation(0))
+    assert a == b
+
+
+def test_end_phase_plays_the_solvers_move() -> None:
+    s = _position(5, 0)
+    rng = random.Random(5)
+    while not s.end_phase:
+        s.apply_action(rng.choice(s.legal_actions()))
+    seat = s.current_player()
+    assert SearchAgent(seed=1, samples=2).act(s.observation(seat)) == solve(s).best
+
+
+def test_declares_a_big_meld_rather_than_pass() -> None:
+    s = deal(hand0=["AH", "TH", "KH", "QH", "JH", "9S", "8D", "AC"], hand1=["7S"], turnup="8H")
+    play(s, "play AC", "play 7S")
+    # the royal marriage first, then the sequence after another trick: 290 rather than 250
+    assert SearchAgent(seed=1, samples=3).act(s.observation(0)) in ("meld KH QH",
+                                                                     "meld AH TH KH QH JH")
+
+
+def test_search_plays_whole_deals_legally_in_both_variants() -> None:
+    for variant in ("bezique", "binocle"):
+        s = State.new_deal(Rules.preset(variant), seed=8)
+        agents = [make_agent("search:samples=1,rollout=random", seed=1),
+                  make_agent("heuristic", seed=2)]
+        while not s.is_terminal():
+            p = s.current_player()
+            text = agents[p].act(s.observation(p))
+            assert text in s.legal_action_strings()
+            s.apply(text)
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(OptionError):
+        make_agent("search:samples=0")
+    with pytest.raises(OptionError):
+        make_agent("search:rollout=magic")
+    with pytest.raises(OptionError):
+        make_agent("search:nosuch=1")
+
+
+def test_levels_name_registered_agents() -> None:
+    assert level_spec(1) == "random" and level_spec(2) == "heuristic"
+    assert level_spec(DEFAULT_LEVEL).startswith("search")
+    for lv in LEVELS:
+        make_agent(level_spec(lv), seed=1)
