@@ -431,3 +431,24 @@ async def test_game_result_at_the_end_and_a_new_game_from_there() -> None:
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
         assert "Resume" not in screen_text(app)  # a finished game is not offered again
+
+
+async def test_undo_from_the_deal_summary_goes_back_into_the_deal() -> None:
+    s = Session.new(PlayConfig(level=1, seed=6), save_path())
+    rng = random.Random(3)
+    while not s.deal_over():
+        if s.human_to_act():
+            s.play(rng.choice(s.observation().legal))
+        else:
+            s.computer_move()
+    app = make_app(resume=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        await pilot.press("u")
+        await settle(pilot, app)
+        sess = app.session
+        assert sess is not None
+        assert isinstance(app.screen, GameScreen)
+        assert not sess.deal_over() and sess.human_to_act()
+        assert sess.state.tricks_played == sess.rules.total_tricks - 1

@@ -122,7 +122,7 @@ class SummaryScreen(ModalScreen[str]):
                 yield Label("n new game · q quit", id="summary-keys")
             else:
                 yield Label(f"First to {s.rules.target} wins.", id="result")
-                yield Label("Enter: next deal · q: quit (the game is saved)",
+                yield Label("Enter: next deal · u: take back your last card · q: quit (saved)",
                             id="summary-keys")
 
     def action_go(self) -> None:
@@ -737,7 +737,7 @@ Screen { layout: vertical; }
 #top { height: 1; background: $primary-background; }
 #main { height: 1fr; }
 #left { width: 1fr; }
-#right { width: 28; }
+#right { width: 33%; min-width: 28; max-width: 44; }
 #opp { height: 5; border: round $secondary; padding: 0 1; }
 #center { height: 1fr; border: round $secondary; padding: 0 1; }
 #table { height: auto; }

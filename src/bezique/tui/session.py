@@ -94,7 +94,8 @@ def describe(before: State, action: int, after: State) -> list[str]:
                 wins = "win" if seat == 0 else "wins"
                 out.append(f"{_verb(seat, 'play')} {card} and {wins} the trick")
             else:
-                out.append(f"{_verb(seat, 'play')} {card}; {_verb(win, 'win')} the trick")
+                taker = "you win" if win == 0 else "Computer wins"
+                out.append(f"{_verb(seat, 'play')} {card}; {taker} the trick")
     elif act.is_meld(action):
         ev = [e for e in new if e[2] == "meld"]
         cards = sorted((q & 31 for q in act.meld_cards(action)), key=lambda c: (suit_of(c),
@@ -233,6 +234,15 @@ class Session:
         states = states_from_record(record)
         game = Game.from_states(record.rules, states, seed=seed)
         s = cls(game, level, agent_seed, path)
+        # the log of the current deal, told again from its start
+        last = len(states) - 1
+        probe = record.start(last, states[last - 1].game_scores if last else (0, 0))
+        s.log.append(f"Deal {last + 1}: {'you deal' if probe.dealer == 0 else 'Computer deals'}")
+        for text in record.deals[last].actions:
+            before = probe.clone()
+            a = probe.string_to_action(text)
+            probe.apply_action(a)
+            s.log.extend(describe(before, a, probe))
         s.log.append("Game resumed")
         return s
 
