@@ -94,7 +94,7 @@ def check_scores(state: State) -> None:
 # ---------------------------------------------------------------------------- cheap, many deals
 
 
-@settings(max_examples=8000, deadline=None)
+@settings(max_examples=6000, deadline=None)
 @given(rules=rules_st, seed=seeds)
 def test_every_card_accounted_for_and_scores_are_the_events(rules: Rules, seed: int) -> None:
     """At every step the pack is exactly partitioned; deal scores are the sum of the events."""
@@ -256,7 +256,7 @@ def test_illegal_actions_raise_and_change_nothing(
 # ---------------------------------------------------------------------------- records
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(rules=rules_st, seed=seeds, target=st.sampled_from([300, 600, 1000]))
 def test_written_record_replays_to_the_same_game(rules: Rules, seed: int, target: int) -> None:
     """A played game, written as a record (through JSON) and replayed, gives the same result."""
@@ -281,7 +281,8 @@ def test_written_record_replays_to_the_same_game(rules: Rules, seed: int, target
         assert rd["finished"] is True
         assert rd["scores"] == list(st_.game_scores)
         assert rd["brisques"] == list(st_.brisques)
-        assert rd["steps"][-1]["scores"] == list(st_.game_scores)
+        if rd["steps"]:  # (a turned-up seven may end the game before any action)
+            assert rd["steps"][-1]["scores"] == list(st_.game_scores)
         assert [s["player"] for s in rd["steps"]] == [p for p, _ in st_.history()]
     assert result["game"] == {"scores": list(game.totals), "winner": game.winner}
 
@@ -338,7 +339,7 @@ def rebuild(state: State, seat: int, rng: random.Random) -> State:
     return world
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(rules=rules_st, seed=seeds, cut=st.floats(0, 1), seat=st.sampled_from([0, 1]))
 def test_observation_does_not_depend_on_unseen_cards(
     rules: Rules, seed: int, cut: float, seat: int
