@@ -127,6 +127,15 @@ def test_bare_star_is_refused_when_shown_copies_differ() -> None:
     assert s.key() == before
 
 
+@pytest.mark.parametrize("text", ["play QS*0", "play QS*3", "play QS*x", "play QS**"])
+def test_shown_copy_numbers_outside_the_groups_are_refused(text: str) -> None:
+    s = _two_histories()
+    before = s.key()
+    with pytest.raises(IllegalActionError):
+        s.apply(text)
+    assert s.key() == before
+
+
 def test_action_text_round_trips_for_every_legal_action() -> None:
     s = _two_histories()
     for a in s.legal_actions():

@@ -1074,7 +1074,7 @@ class State:
             num = 0
             if star >= 0:
                 tail = t[star + 1 :]
-                if tail and not tail.isdigit():
+                if tail and (not tail.isdigit() or int(tail) == 0):
                     raise IllegalActionError(f"{tok!r} is not a card (write QS, QS* or QS*2)")
                 num = int(tail) if tail else 0
                 t = t[:star]
