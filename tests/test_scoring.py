@@ -257,3 +257,28 @@ def test_brisques_immediate_before_brisques_means_total_less_this_deals_brisques
     # less the deal's brisques: neither had reached it, so the non-dealer counts first
     assert s.game_scores[ND] == T and s.game_scores[D] > T
     assert s.winner == ND
+
+
+def test_tie_break_with_last_trick_stock_is_the_winner_of_the_final_trick() -> None:
+    # The code's choice: `last_trick = stock` moves the 10 points, but "the winner of the last
+    # trick" in the tie rule of 2.6 is still the winner of the deal's final trick.
+    r = rules(last_trick="stock")
+
+    def figures(seed: int) -> tuple[State, int]:
+        s = State.new_deal(r, seed=seed, dealer=1)
+        playout(s)
+        stock_winner = next(e[0] for e in s.events if e[2] == "last trick")
+        return s, stock_winner
+
+    for seed in range(300):
+        s, stock_winner = figures(seed)
+        if s.brisques[0] == s.brisques[1] and stock_winner != s.last_trick_winner:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no such deal among the seeds tried")
+    x = T + 200
+    totals = (x - s.scores[0], x - s.scores[1])
+    t = replay(State.new_deal(r, seed=seed, dealer=1, totals=totals), playout(
+        State.new_deal(r, seed=seed, dealer=1)))
+    assert t.game_scores == (x, x)
+    assert t.winner == s.last_trick_winner != stock_winner
