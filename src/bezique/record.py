@@ -3,6 +3,18 @@
 A record is JSON: the variant, its options, and for each deal the dealer, both hands, the
 turn-up, the stock (top first) and the actions in order.  :func:`replay` gives the result object
 that ``bezique replay FILE --json`` prints; its keys are a contract other programs rely on.
+
+>>> from bezique import Rules, State
+>>> s = State.new_deal(Rules.preset("binocle"), seed=2)
+>>> s.apply(s.legal_action_strings()[0])
+>>> rec = game_record(s.rules, [s])
+>>> len(rec["deals"][0]["hands"][0]), len(rec["deals"][0]["stock"])
+(12, 23)
+>>> out = replay(parse_record(rec), legal=True)
+>>> sorted(out["deals"][0])
+['brisques', 'finished', 'last_trick', 'scores', 'steps']
+>>> sorted(out["deals"][0]["steps"][0])
+['action', 'legal', 'ok', 'player', 'scores']
 """
 
 from __future__ import annotations
