@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -93,8 +94,8 @@ class PrivacyScan:
         # cards said to be known in the other hand are in it, and were on show to this seat
         key = (live.row.id, seat, msg["game"]["deal"])
         seen = self.seen.setdefault(key, Counter())
-        seven = "9" if msg["game"]["variant"] == "binocle" else "7"
-        if any(e["seat"] == other and "declared the seven" in e["text"] for e in d["log"]):
+        seven, word = ("9", "nine") if msg["game"]["variant"] == "binocle" else ("7", "seven")
+        if any(e["seat"] == other and f"declared the {word}" in e["text"] for e in d["log"]):
             seen |= Counter([seven + d["trump"]])  # a declared seven is shown, then kept
         known = Counter(d["opponent_known"])
         assert not known - Counter(_names(st.hand(other))), "known cards not in the other hand"
@@ -231,6 +232,8 @@ def test_whole_game_against_the_computer_with_hint_and_undo(tmp_path: Path,
         assert result["game"]["scores"] == final["game"]["totals"]
         assert result["game"]["winner"] == final["game"]["winner"]
         assert len(rec.json()["deals"]) == deals == len(live.game.deals) + 1
+        # the record kept action by action is the engine's own record of the game
+        assert live.row.record == live.game.to_record() == live.record()
     assert scan.checked > 50 and not scan.problems, scan.problems[:5]
 
 
@@ -322,6 +325,7 @@ def test_every_bad_request_is_refused_and_changes_nothing(tmp_path: Path,
                  "whole number"),
                 (a, json.dumps({"type": "action", "action": lead, "version": 99}), "moved on"),
                 (a, json.dumps({"type": "undo"}), "only available against the computer"),
+                (a, json.dumps({"type": "hint"}), "only available against the computer"),
                 (a, json.dumps({"type": "next"}), "not over yet"),
                 # oversized
                 (a, json.dumps({"type": "action", "action": "play " + "A" * MAX_MESSAGE}),
@@ -436,6 +440,48 @@ def test_a_restarted_server_serves_the_same_games(tmp_path: Path, scan: PrivacyS
             r = client.post(f"/api/games/{f['id']}/state", json={"token": tok})
             assert r.status_code == 200
     assert not scan.problems, scan.problems[:5]
+
+
+def test_an_action_that_cannot_be_stored_is_refused_and_undone(tmp_path: Path) -> None:
+    with make_client(tmp_path / "g.db") as client:
+        g = new_game(client, opponent="friend")
+        client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]})
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        live = manager.games[g["id"]]
+        start = _fixed(live)
+        lead = client.post(f"/api/games/{g['id']}/state",
+                           json={"token": g["token"]}).json()["deal"]["legal"][0]
+
+        def broken(row: Any) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        real, manager.store.update = manager.store.update, broken
+        act = {"token": g["token"], "type": "action", "action": lead}
+        r = client.post(f"/api/games/{g['id']}/act", json=act)
+        assert r.status_code == 503 and "could not be saved" in r.json()["error"]
+        assert _fixed(live) == start and live.actions == []
+        manager.store.update = real
+        r = client.post(f"/api/games/{g['id']}/act", json=act)
+        assert r.status_code == 200
+        assert manager.store.load(g["id"]).record["deals"][0]["actions"] == [lead]
+
+
+def test_a_binocle_deal_against_the_computer(tmp_path: Path, scan: PrivacyScan) -> None:
+    rng = random.Random(4)
+    with make_client(tmp_path / "g.db", scan) as client:
+        g = new_game(client, opponent="computer", level=1, variant="binocle", target=2000)
+        with client.websocket_connect(ws_url(g)) as ws:
+            me = Seat(ws)
+            me.first()
+            me.settle()
+            assert len(me.view["deal"]["hand"]) == 12 and me.view["game"]["variant"] == "binocle"
+            while me.view["deal"]["phase"] != "over":
+                assert me.act(rng.choice(me.view["deal"]["legal"]))["type"] == "ack"
+                me.settle()
+            d = me.view["deal"]
+            # card points (RULES.md 4): 240 in the tricks, plus 10 for the last trick
+            assert sum(d["brisques"]) == 240 and d["tricks_played"] == 24
+    assert scan.checked > 20 and not scan.problems, scan.problems[:5]
 
 
 def test_record_and_replay_show_only_finished_deals(tmp_path: Path) -> None:

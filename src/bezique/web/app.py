@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import json
 import secrets
@@ -23,10 +24,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.requests import ClientDisconnect
 
 from ..agents import make_agent
 from ..agents.levels import DEFAULT_LEVEL, level_spec
-from ..cards import RANKS, SUITS, card_name, card_symbol, parse_card, rank_of, suit_of
+from ..cards import RANK_NAMES, RANKS, SUITS, card_name, card_symbol, parse_card, rank_of, suit_of
 from ..errors import BeziqueError
 from ..game import Game
 from ..observation import Observation
@@ -65,6 +67,46 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: dict[int, set[WebSocket]] = field(default_factory=lambda: {0: set(), 1: set()})
     task: asyncio.Task[None] | None = None
+    # the record kept up to date action by action (Game.to_record() replays every deal)
+    finished: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        deals = self.row.record.get("deals") or []
+        if len(deals) == len(self.game.deals) + 1:
+            self.finished = [dict(d) for d in deals[:-1]]
+            self.actions = list(deals[-1].get("actions", []))
+        else:
+            rec = self.game.to_record()
+            self.finished, self.actions = rec["deals"][:-1], rec["deals"][-1]["actions"]
+
+    def record(self) -> dict[str, Any]:
+        """The game as a record (RULES.md 8), the same as ``Game.to_record()``."""
+        deal = _deal_head(self.game.state)
+        deal["actions"] = list(self.actions)
+        return {"variant": self.game.rules.variant, "options": self.game.rules.options(),
+                "deals": [*self.finished, deal]}
+
+    def apply(self, text: str) -> None:
+        """Apply an action of the seat to act, noting its canonical text for the record."""
+        state = self.game.state
+        action = state.string_to_action(text)
+        canonical = state.action_to_string(action)
+        state.apply_action(action)
+        self.actions.append(canonical)
+
+    def undo(self) -> None:
+        """Take back the current deal's last action."""
+        self.game.state.undo_action()
+        self.actions.pop()
+
+    def next_deal(self) -> None:
+        """Start the next deal, filing the finished one."""
+        done = _deal_head(self.game.state)
+        done["actions"] = list(self.actions)
+        self.game.next_deal()
+        self.finished.append(done)
+        self.actions = []
 
     @property
     def computer_seat(self) -> int | None:
@@ -75,6 +117,16 @@ class LiveGame:
         """True when the computer is to move in an unfinished deal."""
         st = self.game.state
         return self.computer_seat is not None and st.current_player() == self.computer_seat
+
+
+def _deal_head(state: State) -> dict[str, Any]:
+    """A deal's record entry without its actions (see :func:`bezique.record.deal_record`)."""
+    return {
+        "dealer": state.dealer,
+        "hands": [[card_name(p) for p in h] for h in state.deal_hands],
+        "turnup": card_name(state.turnup_card),
+        "stock": [card_name(p) for p in state.stock],
+    }
 
 
 # ---------------------------------------------------------------------- views (per seat)
@@ -108,11 +160,13 @@ def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]
     return cards, "meld", 0
 
 
-def _log(obs: Observation, names: list[str]) -> list[dict[str, Any]]:
-    """The deal's actions as sentences (all of them are public at the table)."""
+def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, Any]]:
+    """The deal's last actions as sentences (all of them are public at the table)."""
     out: list[dict[str, Any]] = []
-    plays = 0
-    for seat, text in obs.actions:
+    start = max(0, len(obs.actions) - last)
+    plays = sum(1 for _, text in obs.actions[:start] if text.startswith("play"))
+    seven = RANK_NAMES[obs.rules.seven_rank]
+    for seat, text in obs.actions[start:]:
         who = "You" if seat == obs.seat else names[seat]
         verb, _, rest = text.partition(" ")
         if verb == "play":
@@ -123,9 +177,9 @@ def _log(obs: Observation, names: list[str]) -> list[dict[str, Any]]:
             cards, name, pts = meld_info(obs.rules, obs.trump, text)
             line = f"{who} declared {name} {' '.join(card_symbol(c) for c in cards)} (+{pts})"
         elif verb == "exchange":
-            line = f"{who} exchanged the seven of trumps for the turn-up (+10)"
+            line = f"{who} exchanged the {seven} of trumps for the turn-up (+10)"
         elif verb == "seven":
-            line = f"{who} declared the seven of trumps (+10)"
+            line = f"{who} declared the {seven} of trumps (+10)"
         else:
             line = f"{who} drew from the stock"
         out.append({"seat": seat, "text": line})
@@ -241,7 +295,7 @@ def build_view(
             "melds_available": melds_avail,
             "specials": specials,
             "legal": sorted(legal),
-            "log": _log(obs, names)[-40:],
+            "log": _log(obs, names),
             "drew": drew,
         },
     }
@@ -250,9 +304,10 @@ def build_view(
 # ---------------------------------------------------------------------- replay (finished deals)
 
 
-def finished_record(game: Game) -> dict[str, Any]:
+def finished_record(live: LiveGame) -> dict[str, Any]:
     """The record of the deals that are over: nothing in it is hidden from anyone any more."""
-    rec = game.to_record()
+    rec = live.record()
+    game = live.game
     n = len(game.deals) + (1 if game.state.is_terminal() else 0)
     rec["deals"] = rec["deals"][:n]
     return rec
@@ -414,22 +469,22 @@ class Manager:
             ):
                 raise Refusal("that invitation is not valid for this game", 403)
             token = secrets.token_urlsafe(24)
-            row.token_hashes[1] = hash_token(token)
-            row.invite_hash = None
-            row.names[1] = clean_name(name) or "Player 2"
-            self._save(live)
+            self._save(live, token_hashes=[row.token_hashes[0], hash_token(token)],
+                       invite_hash=None, names=[row.names[0], clean_name(name) or "Player 2"])
         await self.broadcast(live)
         return live, token
 
     # -- storing and sending
 
-    def _save(self, live: LiveGame) -> None:
-        row = live.row
-        row.record = live.game.to_record()
-        row.version += 1
-        row.updated = time.time()
-        row.summary = summary(live.game)
-        self.store.update(row)
+    def _save(self, live: LiveGame, **changes: Any) -> None:
+        """Store the game as it is now (and any changed row fields); the row changes in
+        memory only once the database has committed."""
+        new = dataclasses.replace(
+            live.row, record=live.record(), version=live.row.version + 1, updated=time.time(),
+            summary=summary(live.game), **changes,
+        )
+        self.store.update(new)
+        live.row = new
 
     def online(self, live: LiveGame) -> list[bool]:
         """Whether each seat has a page open on the game."""
@@ -487,7 +542,7 @@ class Manager:
                 if state.current_player() != seat:
                     raise Refusal("it is not your turn", 409)
                 try:
-                    state.apply(text)
+                    live.apply(text)
                 except BeziqueError as e:
                     raise Refusal(str(e)) from None
                 self._save_or_undo(live, 1)
@@ -498,11 +553,12 @@ class Manager:
                     raise Refusal("the deal is not over yet", 409)
                 if live.game.is_over():
                     raise Refusal("the game is over", 409)
-                live.game.next_deal()
+                live.next_deal()
                 try:
                     self._save(live)
                 except Exception:
                     live.game.state = live.game.deals.pop()
+                    live.actions = live.finished.pop()["actions"]
                     raise Refusal("the game could not be saved; try again", 503) from None
             reply = {"type": "ack", "version": live.row.version}
         await self.broadcast(live)
@@ -514,8 +570,7 @@ class Manager:
             self._save(live)
         except Exception:
             for _ in range(applied):
-                live.game.state.undo_action()
-            live.row.version -= 1
+                live.undo()
             raise Refusal("the game could not be saved; try again", 503) from None
 
     def _undo(self, live: LiveGame, seat: int) -> None:
@@ -528,16 +583,18 @@ class Manager:
         mine = [i for i, (p, _) in enumerate(hist) if p == seat]
         if not mine:
             raise Refusal("you have nothing to undo in this deal", 409)
-        saved = state.clone()
+        saved, saved_actions = state.clone(), list(live.actions)
         for _ in range(len(hist) - mine[-1]):
-            state.undo_action()
+            live.undo()
         try:
             self._save(live)
         except Exception:
-            live.game.state = saved
+            live.game.state, live.actions = saved, saved_actions
             raise Refusal("the game could not be saved; try again", 503) from None
 
     async def _hint(self, live: LiveGame, seat: int) -> dict[str, Any]:
+        if live.row.opponent != COMPUTER:
+            raise Refusal("hints are only available against the computer", 409)
         state = live.game.state
         if state.current_player() != seat:
             raise Refusal("it is not your turn", 409)
@@ -565,11 +622,14 @@ class Manager:
                 step = live.row.version
                 agent = make_agent(live.row.agent_spec,
                                    seed=(live.row.agent_seed * 1_000_003 + step) % (1 << 62))
-                action = await asyncio.to_thread(agent.act, obs)
+                try:
+                    action = await asyncio.to_thread(agent.act, obs)
+                except Exception:  # pragma: no cover - an agent bug: leave the game as it is
+                    return
                 if live.game.state is not state or live.row.version != step:
                     continue
                 try:
-                    state.apply(action)
+                    live.apply(action)
                     self._save_or_undo(live, 1)
                 except (BeziqueError, Refusal):  # pragma: no cover - an agent bug; stop
                     return
@@ -591,8 +651,9 @@ def describe(obs: Observation, action: str) -> str:
     if verb == "meld":
         cards, name, pts = meld_info(obs.rules, obs.trump, action)
         return f"declare {name} {' '.join(card_symbol(c) for c in cards)} for {pts}"
-    return {"pass": "draw without declaring", "exchange": "exchange the seven of trumps",
-            "seven": "declare the seven of trumps"}.get(verb, action)
+    seven = RANK_NAMES[obs.rules.seven_rank]
+    return {"pass": "draw without declaring", "exchange": f"exchange the {seven} of trumps",
+            "seven": f"declare the {seven} of trumps"}.get(verb, action)
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -627,7 +688,10 @@ def _error(e: Refusal) -> JSONResponse:
 
 
 async def _body(request: Request) -> Any:
-    raw = await request.body()
+    try:
+        raw = await request.body()
+    except ClientDisconnect:
+        raise Refusal("the request was cut off") from None
     if len(raw) > MAX_MESSAGE:
         raise Refusal(f"request too large ({len(raw)} bytes; the limit is {MAX_MESSAGE})", 413)
     try:
@@ -756,7 +820,7 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str, token: str = "") -> Response:
         live, _ = manager.seat_or_refuse(game_id, token)
-        rec = finished_record(live.game)
+        rec = finished_record(live)
         if not rec["deals"]:
             raise Refusal("no deal of this game is finished yet", 409)
         return Response(json.dumps(rec, indent=1), media_type="application/json",
@@ -766,7 +830,7 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str, token: str = "") -> dict[str, Any]:
         live, seat = manager.seat_or_refuse(game_id, token)
-        rec = finished_record(live.game)
+        rec = finished_record(live)
         return {"id": game_id, "you": seat, "names": live.row.names,
                 "variant": live.game.rules.variant, "deals": replay_frames(rec)}
 

@@ -284,7 +284,7 @@ class GamePage {
     const v = this.view;
     if (!v) return false;
     const k = ev.key.toLowerCase();
-    if (k === "h") { this.send({ type: "hint" }); return true; }
+    if (k === "h" && v.game.opponent === "computer") { this.send({ type: "hint" }); return true; }
     if (k === "u" && v.game.can_undo) { this.send({ type: "undo" }); return true; }
     if (k === "n" && v.deal.phase === "over" && v.game.winner === null) { this.send({ type: "next" }); return true; }
     if (!v.deal.your_turn) return false;
@@ -382,15 +382,16 @@ class GamePage {
 
     // me
     const declare = h("div", { class: "declare", id: "declare" });
+    const seven = cardText((g.variant === "binocle" ? "9" : "7") + d.trump);
     if (d.your_turn && d.phase === "declare") {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
         class: "btn", "data-action": m.action, onclick: () => this.act(m.action),
         title: m.cards.map(cardText).join(" "),
       }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`)));
       if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn", "data-action": "exchange", onclick: () => this.act("exchange") },
-        h("span", { class: "key" }, "x"), `Exchange 7 for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
+        h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
       if (d.specials.includes("seven")) declare.append(h("button", { class: "btn", "data-action": "seven", onclick: () => this.act("seven") },
-        h("span", { class: "key" }, "s"), "Declare the seven · 10"));
+        h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
       if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary", "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
@@ -405,7 +406,7 @@ class GamePage {
     }
     const msg = this.msg ? h("div", { class: `msg ${this.msg.kind}`, role: "alert", id: "msg" }, this.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
     const tools = h("div", { class: "tools" },
-      h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn, onclick: () => this.send({ type: "hint" }) }, h("span", { class: "key" }, "h"), "Hint"),
+      g.opponent === "computer" ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn, onclick: () => this.send({ type: "hint" }) }, h("span", { class: "key" }, "h"), "Hint") : null,
       g.opponent === "computer" ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => this.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
