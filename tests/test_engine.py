@@ -186,6 +186,13 @@ def test_requests_change_nothing_when_refused() -> None:
     assert not bad["ok"] and "ZZ" in bad["error"]
     wrong = e.handle(json.dumps({"cmd": "action", "action": "play AS", "player": 1}))
     assert not wrong["ok"] and "player 0's turn" in wrong["error"]
+    drew = e.handle(json.dumps({"cmd": "action", "action": s.observation(0).legal[0],
+                                "draw": "AS"}))
+    assert not drew["ok"] and "only a 'pass' has a 'draw'" in drew["error"]
+    impossible = new_request(s, 0, agent="heuristic")
+    impossible["hand"] = ["AS"] * 8
+    assert not e.handle(json.dumps(impossible))["ok"]
+    assert e.agent_spec == "random"  # the refused 'new' left the agent and the position alone
     st = e.handle('{"cmd": "status"}')
     assert st["ok"] and st["to_act"] == 0 and st["stock"] == 47
     assert st["legal"] == list(s.observation(0).legal)

@@ -86,8 +86,9 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
     ppd = result.points_per_deal
     lo, hi = result.elo_ci95
     width = max(len(agent_a), len(agent_b), 5)
+    deals_note = f", {result.deals_played} deals" if result.mode == "games" else ""
     click.echo(f"{agent_a} vs {agent_b}: {result.games} {what} ({len(result.pairs)} duplicated "
-               f"pairs, {result.deals_played} deals), {variant}, seed {seed}")
+               f"pairs{deals_note}), {variant}, seed {seed}")
     click.echo(f"{'agent':<{width}}  {'wins':>6}  {'points/deal':>11}")
     for i, name in enumerate((agent_a, agent_b)):
         click.echo(f"{name:<{width}}  {result.wins[i]:>6}  {ppd[i]:>11.1f}")

@@ -149,6 +149,8 @@ def build_world(pos: Position) -> State:
                                 f"not player {claimed}'s")
         words = text.split()
         verb = words[0].lower() if words else ""
+        if step.draw is not None and verb not in ("pass", "draw"):
+            raise ProtocolError(f"{where(i, player, text)}: only a 'pass' has a 'draw'")
         try:
             cards = [_token_card(t) for t in words[1:]]
         except ValueError as e:
@@ -299,6 +301,7 @@ class Engine:
         self.state: State | None = None
         self.agent: Agent | None = None
         self.agent_spec = ""
+        self._pending: tuple[Agent, str] | None = None
         self.finished = False
 
     # -- request parsing
@@ -315,6 +318,7 @@ class Engine:
             cmd = req.get("cmd")
             if not isinstance(cmd, str) or cmd not in COMMANDS:
                 raise ProtocolError(f"unknown cmd {cmd!r} (known: {', '.join(COMMANDS)})")
+            self._pending = None
             answer: dict[str, Any] = getattr(self, "cmd_" + cmd)(req)
             return answer
         except BeziqueError as e:
@@ -363,15 +367,18 @@ class Engine:
         spec = req.get("agent", self.agent_spec or level_spec(DEFAULT_LEVEL))
         if not isinstance(spec, str):
             raise ProtocolError("'agent' must be an agent spec such as \"heuristic\"")
-        agent = make_agent(spec, seed=seed) if spec != self.agent_spec or "seed" in req \
-            else self.agent
-        pos = Position(rules, seat, dealer, cards, turnup, (totals[0], totals[1]), seed=seed)
-        self.agent, self.agent_spec = agent, spec
-        return pos
+        if spec != self.agent_spec or "seed" in req or self.agent is None:
+            self._pending = (make_agent(spec, seed=seed), spec)
+        else:
+            self._pending = (self.agent, spec)
+        return Position(rules, seat, dealer, cards, turnup, (totals[0], totals[1]), seed=seed)
 
     def _set(self, pos: Position) -> dict[str, Any]:
+        """Take ``pos`` (and the agent ``new``/``position`` named) if a world fits it."""
         state = build_world(pos)
         self.position, self.state = pos, state
+        if self._pending is not None:
+            self.agent, self.agent_spec = self._pending
         return {"ok": True, "to_act": self._to_act(state)}
 
     @staticmethod
