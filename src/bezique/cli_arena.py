@@ -67,11 +67,12 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
             assert count is not None
             with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                           MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                          transient=True) as bar:
+                          transient=True, auto_refresh=False) as bar:  # no thread: workers fork
                 tid = bar.add_task(f"{agent_a} vs {agent_b} (pairs)", total=(count + 1) // 2)
                 result = run_match(agent_a, agent_b, rules, games=games, deals=deals, seed=seed,
                                    jobs=jobs, save=save,
-                                   progress=lambda done: bar.update(tid, completed=done))
+                                   progress=lambda done: bar.update(tid, completed=done,
+                                                                   refresh=True))
         else:
             result = run_match(agent_a, agent_b, rules, games=games, deals=deals, seed=seed,
                                jobs=jobs, save=save)
@@ -85,16 +86,16 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
     what = "games" if result.mode == "games" else "deals"
     ppd = result.points_per_deal
     lo, hi = result.elo_ci95
-    width = max(len(agent_a), len(agent_b), 5)
+    width = max(len(agent_a), len(agent_b), 5) + 3
     deals_note = f", {result.deals_played} deals" if result.mode == "games" else ""
     click.echo(f"{agent_a} vs {agent_b}: {result.games} {what} ({len(result.pairs)} duplicated "
                f"pairs{deals_note}), {variant}, seed {seed}")
     click.echo(f"{'agent':<{width}}  {'wins':>6}  {'points/deal':>11}")
-    for i, name in enumerate((agent_a, agent_b)):
+    for i, name in enumerate((f"A {agent_a}", f"B {agent_b}")):
         click.echo(f"{name:<{width}}  {result.wins[i]:>6}  {ppd[i]:>11.1f}")
     if result.draws:
         click.echo(f"draws: {result.draws}")
-    click.echo(f"score {100 * result.score:.1f}% for {agent_a}; Elo difference {result.elo:+.1f} "
+    click.echo(f"score {100 * result.score:.1f}% for A; Elo difference A-B {result.elo:+.1f} "
                f"(95% interval {lo:+.1f} to {hi:+.1f})")
     if save:
         click.echo(f"records saved in {save}")
