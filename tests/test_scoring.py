@@ -259,9 +259,9 @@ def test_brisques_immediate_before_brisques_means_total_less_this_deals_brisques
     assert s.winner == ND
 
 
-def test_tie_break_with_last_trick_stock_is_the_winner_of_the_final_trick() -> None:
-    # The code's choice: `last_trick = stock` moves the 10 points, but "the winner of the last
-    # trick" in the tie rule of 2.6 is still the winner of the deal's final trick.
+def test_tie_break_with_last_trick_stock_is_the_winner_of_the_24th_trick() -> None:
+    # With `last_trick = stock` the 24th trick is "the last trick" (RULES.md 2.5): its taker
+    # scores the 10 and also wins the final tie of 2.6.
     r = rules(last_trick="stock")
 
     def figures(seed: int) -> tuple[State, int]:
@@ -281,4 +281,4 @@ def test_tie_break_with_last_trick_stock_is_the_winner_of_the_final_trick() -> N
     t = replay(State.new_deal(r, seed=seed, dealer=1, totals=totals), playout(
         State.new_deal(r, seed=seed, dealer=1)))
     assert t.game_scores == (x, x)
-    assert t.winner == s.last_trick_winner != stock_winner
+    assert t.winner == stock_winner != s.last_trick_winner

@@ -999,8 +999,8 @@ class State:
             self._winner = 0 if final[0] > final[1] else 1
         elif before[0] != before[1]:
             self._winner = 0 if before[0] > before[1] else 1
-        else:
-            self._winner = win
+        else:  # the taker of the last trick: the one that scored as last (24th or 32nd)
+            self._winner = next(e[0] for e in self._events if e[2] == "last trick")
 
     # ------------------------------------------------------------------ text
 
