@@ -290,7 +290,7 @@ def test_engine_subprocess_round_trip_and_malformed_lines() -> None:
         c.proc.wait()
 
 
-@pytest.mark.parametrize("variant, agent", [("bezique", "random"), ("binocle", "random")])
+@pytest.mark.parametrize("variant, agent", [("bezique", "heuristic"), ("binocle", "random")])
 def test_a_whole_deal_through_the_protocol_against_a_local_agent(variant: str,
                                                                  agent: str) -> None:
     rules = Rules.preset(variant)
@@ -343,3 +343,16 @@ def test_draw_of_the_turnup_may_be_left_out() -> None:
                            parse_card("AS") else parse_card("KS"), last.points)
     with pytest.raises(ProtocolError, match="you drew the turn-up"):
         build_world(pos)
+
+
+def test_search_agent_moves_from_a_rebuilt_position() -> None:
+    s = State.new_deal(Rules.preset("bezique"), seed=41)
+    rng = random.Random(41)
+    while s.current_player() != 0 or s.phase != "lead" or s.tricks_played < 6:
+        s.apply_action(rng.choice(s.legal_actions()))
+    e = Engine()
+    req = new_request(s, 0, agent="search:samples=2")
+    req.update(cmd="position", actions=[step_request(st) for st in view(s, 0).actions])
+    assert e.handle(json.dumps(req))["ok"]
+    go = e.handle('{"cmd": "go", "budget_ms": 1000}')
+    assert go["ok"] and go["action"] in s.observation(0).legal
