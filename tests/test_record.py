@@ -275,7 +275,8 @@ def bad_cases(tmp_path: Path) -> dict[str, Path]:
 
 
 BAD = [
-    "not json", "not an object", "nested too deep", "number too long", "dealer 2", "a third QS", "a hand of 7", "unknown variant", "unknown option",
+    "not json", "not an object", "nested too deep", "number too long", "dealer 2",
+    "a third QS", "a hand of 7", "unknown variant", "unknown option",
     "bad option value", "short stock", "not a card", "no deals", "actions not strings",
     "a third 7H", "not text", "missing file", "a directory",
 ]
@@ -360,8 +361,8 @@ def test_plain_replay_tells_the_tricks(tmp_path: Path) -> None:
     refused = [ln for ln in lines if "refused" in ln]
     assert len(refused) == 1 and "'meld QS JD' by Player 0" in refused[0]
     assert "  Player 0 declares common marriage K♠ Q♠: +20 (Player 0 20, Player 1 0)" in lines
-    assert "  Player 0 declares the 7♥: +10" in lines
-    assert "Trick 2: Player 0 leads K♠ ..." in lines
+    assert "  Player 0 declares the 7♥: +10 (Player 0 30, Player 1 0)" in lines
+    assert "Trick 2: Player 0 leads K♠ (shown) ..." in lines  # the married king
     assert "(the record stops here, after trick 1)" in lines
     assert lines[-1] == "Game: Player 0 30, Player 1 0. No winner yet."
 

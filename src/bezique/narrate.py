@@ -77,8 +77,9 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
             lead = before.trick_cards()[0]
             win = after.last_trick_winner
             out.append(
-                f"Trick {before.tricks_played + 1}: {names[1 - p]} leads {card_symbol(lead)}, "
-                f"{who} plays {card_symbol(action & 31)}. {names[win]} wins."
+                f"Trick {before.tricks_played + 1}: {names[1 - p]} leads {card_symbol(lead)}"
+                f"{_from_table(before, 1 - p, _lead_phys(before))}, {who} plays "
+                f"{card_symbol(action & 31)}{_from_table(before, p, action)}. {names[win]} wins."
             )
     elif act.is_meld(action):
         ev = [e for e in new_events if e[2] == "meld"]
@@ -92,10 +93,14 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         tu = before.turnup
         got = card_symbol(tu) if tu is not None else "the turn-up"
         pts = points.get("seven", 0)
-        gain = f"+{pts}" if pts else "no score (that one has scored already)"
+        gain = (f"+{pts} ({_score_text(after, names)})" if pts
+                else "no score (that one has scored already)")
         out.append(f"  {who} exchanges the {_seven(before)} for the turn-up {got}: {gain}")
     elif action == act.SEVEN:
-        out.append(f"  {who} declares the {_seven(before)}: +{points.get('seven', 0)}")
+        out.append(
+            f"  {who} declares the {_seven(before)}: +{points.get('seven', 0)}"
+            f" ({_score_text(after, names)})"
+        )
     elif action == act.PASS and after.end_phase and not before.end_phase:
         tu = before.turnup
         took = card_symbol(tu) if tu is not None else "the turn-up"
@@ -111,6 +116,20 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
     if after.is_terminal() and not before.is_terminal():
         out.extend(deal_summary(after, names))
     return out
+
+
+def _lead_phys(before: State) -> int:
+    """The physical card led to the current trick."""
+    return before.all_masks()["trick"].bit_length() - 1
+
+
+def _from_table(before: State, seat: int, phys: int) -> str:
+    """`` (shown)`` when ``seat`` played a card from the table: while the stock lasts, the
+    cards that have been in a meld are exactly the shown ones."""
+    if before.end_phase:
+        return ""
+    melded = any(mask >> phys & 1 for _kind, mask in before._melds[seat])
+    return " (shown)" if melded else ""
 
 
 def deal_summary(state: State, names: Sequence[str]) -> list[str]:
@@ -156,5 +175,6 @@ def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Itera
     lead = state.trick_cards()
     if lead and not state.is_terminal():
         leader = 1 - state.current_player()
+        shown = _from_table(state, leader, _lead_phys(state))
         yield (f"Trick {state.tricks_played + 1}: {names[leader]} leads "
-               f"{card_symbol(lead[0])} ...")
+               f"{card_symbol(lead[0])}{shown} ...")
