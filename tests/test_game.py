@@ -156,3 +156,24 @@ def test_from_states_resumes_a_game() -> None:
     resumed = Game.from_states(game.rules, game.all_deals(), seed=12)
     assert resumed.totals == game.totals and resumed.winner == game.winner
     assert resumed.to_record() == game.to_record()
+
+
+def test_record_of_a_game_in_progress_replays_to_the_same_position() -> None:
+    """A game saved in the middle of its second deal resumes where it stopped."""
+    from bezique.record import parse_record, states_from_record
+
+    game = Game(Rules.preset("bezique", target=5000), seed=6)
+    rng = random.Random(6)
+    finish(game.state, rng)
+    game.next_deal()
+    for _ in range(17):
+        game.state.apply_action(rng.choice(game.state.legal_actions()))
+    states = states_from_record(parse_record(game.to_record()))
+    assert len(states) == 2 and states[0].is_terminal() and not states[1].is_terminal()
+    # copies may be numbered otherwise, but both seats see the same positions
+    for seat in (0, 1):
+        assert [s.observation(seat) for s in states] == [
+            s.observation(seat) for s in game.all_deals()
+        ]
+    assert states[1].legal_action_strings() == game.state.legal_action_strings()
+    assert states[1].game_scores == game.totals
