@@ -220,22 +220,22 @@ class Rules:
         """Every option with its value."""
         return {n: getattr(self, n) for n in OPTION_NAMES}
 
-    @property
+    @cached_property
     def deck_size(self) -> int:
         """Number of cards in the pack (64 in Bezique, 48 in Binocle)."""
         return len(self.ranks) * 4 * self.copies
 
-    @property
+    @cached_property
     def stock_size(self) -> int:
         """Face-down cards left after the deal and the turn-up."""
         return self.deck_size - self.nplayers * self.hand_size - 1
 
-    @property
+    @cached_property
     def stock_tricks(self) -> int:
         """Tricks played while the stock lasts (24 in Bezique, 12 in Binocle)."""
         return (self.stock_size + 1) // self.nplayers
 
-    @property
+    @cached_property
     def total_tricks(self) -> int:
         """Tricks in a deal (32 in Bezique, 24 in Binocle)."""
         return self.deck_size // self.nplayers

@@ -112,7 +112,7 @@ class State:
     totals: tuple[int, ...]
     turnup_card: int
     deal_hands: tuple[tuple[int, ...], ...]
-    _patterns: tuple[Pattern, ...]
+    _patterns: tuple[QuickPattern, ...]
     _pos: int
     _turnup: int
     _hand: tuple[int, ...]
@@ -234,7 +234,7 @@ class State:
         s.trump = suit_of(turnup)
         s.stock = tuple(stock)
         s.deal_hands = tuple(tuple(h) for h in hands)
-        s._patterns = rules.patterns(s.trump)
+        s._patterns = _quick_patterns(rules, s.trump)
         s._pos = 0
         s._turnup = turnup
         s._hand = tuple(_mask(h) for h in hands)
@@ -490,13 +490,25 @@ class State:
 
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
-        out: list[int] = []
-        seen = 0
-        for p in bits(hand):
-            c = p & 31
-            if not seen >> c & 1:
-                seen |= 1 << c
-                out.append(self._norm_seven(p, hand))
+        if self.copies == 2:
+            f = (hand | hand >> 32) & CARD_MASK32
+            lo = hand & CARD_MASK32
+            cards = _B0[f & 255] + _B1[f >> 8 & 255] + _B2[f >> 16 & 255] + _B3[f >> 24]
+            out = [c if lo >> c & 1 else c + 32 for c in cards]
+            dup = lo & hand >> 32
+        else:
+            out = []
+            seen = dup = 0
+            for p in bits(hand):
+                c = p & 31
+                if seen >> c & 1:
+                    dup |= 1 << c
+                else:
+                    seen |= 1 << c
+                    out.append(p)
+        # copies of a card held twice differ only for a seven of trumps or a known copy
+        if dup:
+            out = [self._norm_seven(p, hand) if dup >> (p & 31) & 1 else p for p in out]
         return out
 
     def _norm_seven(self, p: int, hand: int) -> int:
@@ -548,6 +560,8 @@ class State:
         return [groups[k] for k in sorted(groups)]
 
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
+        if self.copies == 2 and not shown & shown >> 32:
+            return list(bits(shown))  # no card shown twice: every shown card is its own choice
         out: list[int] = []
         for c in bits(fold_copies(shown, self.copies)):
             out.extend(g[0] for g in self._shown_groups(seat, c))
@@ -620,9 +634,26 @@ class State:
         return out
 
     def _legal_meld_masks(self, seat: int) -> list[int]:
-        held = fold_copies(self._hand[seat] | self._shown[seat], self.copies)
+        hand = self._hand[seat]
+        held_phys = hand | self._shown[seat]
+        used = self._used[seat]
+        every = self.rules.fresh_card == "every"
+        held = fold_copies(held_phys, self.copies)
         found: list[int] = []
-        for pat in self._patterns:
+        two = self.copies == 2
+        a2 = held_phys & held_phys >> 32 & CARD_MASK32  # cards held twice (two packs)
+        for pat, cls, pm, reqs, need1, need2 in self._patterns:
+            # cheap rejections first: counts, rule 4 (a card new to the class), fresh card
+            if two:
+                if need1 & ~held or need2 & ~a2:
+                    continue
+                if pat.n and not pat.distinct and (held_phys & pm).bit_count() < pat.n:
+                    continue
+            elif any((held_phys & cm).bit_count() < need for cm, need in reqs):
+                continue
+            avail = held_phys & pm
+            if not avail & ~used[cls] or (every and not avail & hand):
+                continue
             if pat.n:
                 cards = [make_card(pat.rank, s) for s in range(4)]
                 if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
@@ -669,7 +700,7 @@ class State:
     def classify(self, mask: int) -> int:
         """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
         cards = [p & 31 for p in bits(mask)]
-        for pat in self._patterns:
+        for pat, *_ in self._patterns:
             if _matches(pat, cards):
                 return pat.kind
         return -1
@@ -764,8 +795,9 @@ class State:
         hand = self._hand[seat]
         shown = self._shown[seat]
         if hand & bit:
-            p = self._norm_seven(p, hand)
-            bit = 1 << p
+            if self.copies != 2 or hand >> (p ^ 32) & 1:  # both copies held: which one?
+                p = self._norm_seven(p, hand)
+                bit = 1 << p
         elif not shown & bit:
             alt = self._held_copy(seat, p)
             if alt < 0:
@@ -775,7 +807,8 @@ class State:
             raise IllegalActionError(self._follow_msg(hand, p))
         snap = self._snapshot(p)
         if hand & bit:
-            self._hand = _set(self._hand, seat, hand & ~bit)
+            h = self._hand
+            self._hand = (hand & ~bit, h[1]) if seat == 0 else (h[0], hand & ~bit)
             if self._known[seat] & bit:
                 self._known = _set(self._known, seat, self._known[seat] & ~bit)
         else:
@@ -826,10 +859,13 @@ class State:
         else:
             win = seat if fs == self.trump else leader
         rules = self.rules
-        self._won = _set(self._won, win, self._won[win] | (1 << lead) | (1 << p))
-        pts = rules.card_points[rank_of(lead)] + rules.card_points[rank_of(p)]
+        w = self._won
+        both = (1 << lead) | (1 << p)
+        self._won = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
+        pts = rules.card_points[lead & 7] + rules.card_points[p & 7]
         if pts:
-            self._bris = _set(self._bris, win, self._bris[win] + pts)
+            b = self._bris
+            self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
             if rules.brisques == "immediate":
                 self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
         self._lead = -1
@@ -1136,6 +1172,54 @@ class State:
             f"<State {self.rules.variant} trick {self._tricks + 1} {self.phase} "
             f"player {self._turn} scores {list(self._scores)}>"
         )
+
+
+def _copies_of(mask: int, card: int, copies: int) -> int:
+    n = 0
+    for q in range(card, 32 * copies, 32):
+        n += mask >> q & 1
+    return n
+
+
+_B0, _B1, _B2, _B3 = (
+    tuple([k * 8 + i for i in range(8) if b >> i & 1] for b in range(256)) for k in range(4)
+)
+
+QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int]
+_QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
+
+
+def _quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
+    """The patterns under ``trump`` with what the meld search needs to reject them cheaply:
+    the class, the physical mask of every card that could take part, (mask, count) needs, and
+    for two packs the cards needed at least once and twice (32-bit card masks)."""
+    key = (rules, trump)
+    got = _QUICK.get(key)
+    if got is not None:
+        return got
+    out: list[QuickPattern] = []
+    for pat in rules.patterns(trump):
+        cls = rules.melds[pat.kind].cls
+        need1 = need2 = 0
+        if pat.n:
+            cards = [make_card(pat.rank, s) for s in range(4)]
+            pm = _replicate(_mask(cards), rules.copies)
+            if pat.distinct:
+                reqs = tuple((_replicate(1 << c, rules.copies), 1) for c in cards)
+                need1 = _mask(cards)
+            else:
+                reqs = ((pm, pat.n),)
+                if pat.n == 2 * len(cards):
+                    need1 = need2 = _mask(cards)
+        else:
+            pm = _replicate(_mask(c for c, _ in pat.counts), rules.copies)
+            reqs = tuple((_replicate(1 << c, rules.copies), n) for c, n in pat.counts)
+            need1 = _mask(c for c, _ in pat.counts)
+            need2 = _mask(c for c, n in pat.counts if n >= 2)
+        out.append((pat, cls, pm, reqs, need1, need2))
+    res = tuple(out)
+    _QUICK[key] = res
+    return res
 
 
 def _mask(ps: Iterable[int]) -> int:
