@@ -68,16 +68,23 @@ async def setup_game(base: str, http: httpx.AsyncClient, target: int) -> tuple[s
 
 
 async def play_game(base: str, game: tuple[str, str, str], rng: random.Random,
-                    latencies: list[float]) -> int:
-    """One whole game between two scripted seats; returns the number of actions."""
+                    latencies: list[float], gate: asyncio.Semaphore, ready: list[int],
+                    go: asyncio.Event) -> int:
+    """One whole game between two scripted seats; returns the number of actions.
+
+    Both seats connect first (a few handshakes at a time); play starts when ``go`` is set."""
     gid, token0, token1 = game
     ws_base = base.replace("http://", "ws://")
-    async with websockets.connect(f"{ws_base}/ws/{gid}?token={token0}") as w0, \
-            websockets.connect(f"{ws_base}/ws/{gid}?token={token1}") as w1:
+    async with gate:
+        w0 = await websockets.connect(f"{ws_base}/ws/{gid}?token={token0}", open_timeout=120)
+        w1 = await websockets.connect(f"{ws_base}/ws/{gid}?token={token1}", open_timeout=120)
         seats = [Client(w0), Client(w1)]
         await seats[0].recv()
         await seats[1].recv()
         await seats[0].recv()  # seat 1 came online
+    ready.append(1)
+    await go.wait()
+    async with w0, w1:
         actions = 0
         while seats[0].view["game"]["winner"] is None:
             d = seats[0].view["deal"]
@@ -105,10 +112,18 @@ async def run(base: str, games: int, target: int, seed: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         made = await asyncio.gather(*(setup_game(base, http, target) for _ in range(games)))
         setup = time.perf_counter() - t0
+    gate, go = asyncio.Semaphore(20), asyncio.Event()
+    ready: list[int] = []
+    tasks = [asyncio.create_task(play_game(base, g, random.Random(seed + i), latencies, gate,
+                                           ready, go)) for i, g in enumerate(made)]
+    while len(ready) < games:
+        await asyncio.sleep(0.05)
+        for t in tasks:
+            if t.done() and t.exception():
+                raise t.exception()  # type: ignore[misc]
     t0 = time.perf_counter()
-    counts = await asyncio.gather(*(
-        play_game(base, g, random.Random(seed + i), latencies) for i, g in enumerate(made)
-    ))
+    go.set()
+    counts = await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - t0
     latencies.sort()
     q = statistics.quantiles(latencies, n=100)
