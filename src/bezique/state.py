@@ -225,7 +225,7 @@ class State:
         dealer: int,
         totals: Sequence[int],
     ) -> State:
-        s = object.__new__(cls)
+        s = cls.__new__(cls)
         s.rules = rules
         s.copies = rules.copies
         s.dealer = dealer
@@ -317,9 +317,37 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (cheap: every field is immutable and shared)."""
-        s = object.__new__(State)
-        for name in State.__slots__:
-            object.__setattr__(s, name, getattr(self, name))
+        s = State.__new__(State)
+        s._bris = self._bris
+        s._dmelds = self._dmelds
+        s._dseven = self._dseven
+        s._events = self._events
+        s._hand = self._hand
+        s._known = self._known
+        s._last = self._last
+        s._lead = self._lead
+        s._melds = self._melds
+        s._patterns = self._patterns
+        s._phase = self._phase
+        s._pos = self._pos
+        s._prev = self._prev
+        s._scored7 = self._scored7
+        s._scores = self._scores
+        s._shown = self._shown
+        s._tricks = self._tricks
+        s._turn = self._turn
+        s._turnup = self._turnup
+        s._used = self._used
+        s._winner = self._winner
+        s._won = self._won
+        s.copies = self.copies
+        s.deal_hands = self.deal_hands
+        s.dealer = self.dealer
+        s.rules = self.rules
+        s.stock = self.stock
+        s.totals = self.totals
+        s.trump = self.trump
+        s.turnup_card = self.turnup_card
         return s
 
     def key(self) -> tuple[Any, ...]:
