@@ -56,25 +56,27 @@ def mid_deal(rules: Rules, seed: int, steps: int = 40) -> State:
     return s
 
 
-def rich_declaring_state(rules: Rules, seed: int = 0) -> State:
-    """A declaring turn with many shown cards: play random deals, prefer melds, stop at the
-    declaring turn with the most shown cards seen."""
+def rich_declaring_state(rules: Rules, seed: int = 0, tries: int = 200) -> State:
+    """A declaring turn with many shown cards: players who always meld and keep their shown
+    cards; the start of the declaring turn with the most shown cards over ``tries`` deals."""
     best: State | None = None
     best_n = -1
-    for sd in range(seed, seed + 30):
+    for sd in range(seed, seed + tries):
         rng = random.Random(sd)
         s = State.new_deal(rules, seed=sd)
-        while not s.is_terminal():
+        while not s.is_terminal() and not s.end_phase:
             la = s.legal_actions()
-            if s.phase == "declare" and act.is_play(s.history()[-1][1]):
-                n = len(s.shown(s.current_player()))
-                if n > best_n:
-                    best, best_n = s.clone(), n
+            if s.phase == "declare":
+                if act.is_play(s.history()[-1][1]):
+                    n = len(s.shown(s.current_player()))
+                    if n > best_n:
+                        best, best_n = s.clone(), n
                 melds = [a for a in la if act.is_meld(a)]
-                if melds:
-                    s.apply_action(rng.choice(melds))
-                    continue
-            s.apply_action(rng.choice(la))
+                s.apply_action(max(melds, key=lambda a: len(act.meld_cards(a))) if melds
+                               else act.PASS)
+                continue
+            concealed = [a for a in la if "*" not in s.action_to_string(a)]
+            s.apply_action(rng.choice(concealed or la))
     assert best is not None
     return best
 

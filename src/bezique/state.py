@@ -37,6 +37,7 @@ from .errors import IllegalActionError, RecordError
 from .rules import CLASS_NAMES, Pattern, Rules
 
 LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
+_ILLEGAL = "illegal meld"  # the unworded reason of the meld search
 PHASE_NAMES = ("lead", "follow", "declare", "over")
 
 # Score event reasons.
@@ -721,7 +722,7 @@ class State:
                 if not ok:
                     continue
             for m in masks:
-                if self._meld_problem(seat, m, pat.kind) is None:
+                if self._meld_problem(seat, m, pat.kind, explain=False) is None:
                     found.append(m)
         return found
 
@@ -733,8 +734,10 @@ class State:
                 return pat.kind
         return -1
 
-    def _meld_problem(self, seat: int, mask: int, kind: int) -> str | None:
-        """Why the meld ``mask`` of ``kind`` breaks RULES.md 3.3 rules 3-6, or None if legal."""
+    def _meld_problem(self, seat: int, mask: int, kind: int, explain: bool = True) -> str | None:
+        """Why the meld ``mask`` of ``kind`` breaks RULES.md 3.3 rules 3-6, or None if legal.
+
+        With ``explain=False`` (the meld search) the reason is not worded, only signalled."""
         rules = self.rules
         k = rules.melds[kind]
         cls = k.cls
@@ -746,6 +749,8 @@ class State:
             if m.cls == cls:
                 if rules.reform and mm & held != mm:
                     continue
+                if not explain and (mm & mask != mm or k.points <= m.points):
+                    return _ILLEGAL
                 if mm == mask:
                     return f"you have already scored that {m.name}"
                 if mm & mask != mm:
@@ -756,12 +761,16 @@ class State:
                         f"({m.points}) made of the same cards"
                     )
             elif rules.cross_class == "increase" and k.points <= m.points:
+                if not explain:
+                    return _ILLEGAL
                 shared = _cards_sym(mm & mask)
                 return (
                     f"with cross_class = increase a {k.name} ({k.points}) must score more than "
                     f"your {m.name} ({m.points}), which shares {shared}"
                 )
         if not mask & ~self._used[seat][cls]:
+            if not explain:
+                return _ILLEGAL
             return (
                 f"every card of that {k.name} has already been in a class {CLASS_NAMES[cls]} "
                 "meld; a new meld needs a new card"
