@@ -200,7 +200,7 @@ def main() -> None:
                 continue
             t0 = time.perf_counter()
             kw = {mode: count}
-            m = run_match(a, b, rules, seed=args.seed, jobs=args.jobs, **kw)  # type: ignore[arg-type]
+            m = run_match(a, b, rules, seed=args.seed, jobs=args.jobs, **kw)
             row = Row(m, time.perf_counter() - t0)
             rows[(a, b, mode)] = row
             print(_fmt_row(row), file=sys.stderr, flush=True)

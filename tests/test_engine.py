@@ -36,7 +36,7 @@ def view(state: State, seat: int, seed: int = 0) -> Position:
         steps.append(Step(text, player, drew, probe.scores[player] - before))
     return Position(state.rules, seat, state.dealer,
                     tuple(card_of(p) for p in state.deal_hands[seat]),
-                    card_of(state.turnup_card), state.totals, steps, seed)
+                    card_of(state.turnup_card), (state.totals[0], state.totals[1]), steps, seed)
 
 
 def same_view(real: Observation, rebuilt: Observation) -> bool:
@@ -52,8 +52,8 @@ def same_view(real: Observation, rebuilt: Observation) -> bool:
         return False
 
     def strip(o: Observation) -> Observation:
-        return dataclasses.replace(o, melds=tuple(
-            tuple(dataclasses.replace(m, intact=True) for m in ms) for ms in o.melds))
+        a, b = (tuple(dataclasses.replace(m, intact=True) for m in ms) for ms in o.melds)
+        return dataclasses.replace(o, melds=(a, b))
 
     return strip(real) == strip(rebuilt)
 
