@@ -323,23 +323,28 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
     totals: tuple[int, int] = (0, 0)
     for i, d in enumerate(record.deals):
         state = record.start(i, totals)
-        frames = [_frame(state, None, None, 0)]
+        frames = [_frame(state, None, None, [])]
         for text in d.actions:
             player = state.current_player()
-            before = state.tricks_played
+            before, lead = state.tricks_played, state.trick_cards()
             state.apply(text)
-            frames.append(_frame(state, player, text, state.tricks_played - before))
+            played = []
+            if state.tricks_played > before:  # this play completed a trick: show both cards
+                played = [*lead, parse_card(text.split()[1].split("*")[0])]
+            frames.append(_frame(state, player, text, played))
         out.append({"dealer": d.dealer, "trump": SUITS[state.trump], "frames": frames})
         totals = done[i].state.game_scores
     return out
 
 
-def _frame(state: State, player: int | None, action: str | None, ended: int) -> dict[str, Any]:
+def _frame(state: State, player: int | None, action: str | None,
+           played: list[int]) -> dict[str, Any]:
     return {
         "player": player,
         "action": action,
-        "trick_done": bool(ended),
-        "winner": state.last_trick_winner if ended else None,
+        "trick_done": bool(played),
+        "played": [_code(c) for c in played],
+        "winner": state.last_trick_winner if played else None,
         "hands": [[_code(c) for c in sorted(state.hand(s), key=_display_key)] for s in (0, 1)],
         "shown": [[_code(c) for c in sorted(state.shown(s), key=_display_key)] for s in (0, 1)],
         "trick": [_code(c) for c in state.trick_cards()],

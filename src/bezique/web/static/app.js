@@ -167,14 +167,15 @@ function gamesPanel() {
       else if (g.deal_over) state = "Deal over";
       else state = g.turn === me ? "Your turn" : `${g.names[opp]} to play`;
       const token = encodeURIComponent(saved[g.id].token);
+      const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
       return h("li", {},
         h("div", {},
           h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant} to ${g.target}`),
           h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores[me]}–${g.scores[opp]} · ${new Date(g.updated * 1000).toLocaleString()}`)),
         h("div", { class: "actions" },
           h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open"),
-          h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay"),
-          h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record")));
+          finished ? h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay") : null,
+          finished ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record") : null));
     }));
   }).catch((e) => list.replaceChildren(h("li", { class: "error-box" }, e.message)));
   return panel;
@@ -410,18 +411,20 @@ class GamePage {
       g.opponent === "computer" ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => this.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
+    const handButtons = d.hand.map((c) => cardButton(c, "hand")); // numbered first: 1, 2, ...
+    const tableButtons = d.table[me].map((c) => cardButton(c, "table"));
     const mySeat = h("section", { class: "seat me" + (d.your_turn ? " my-turn" : ""), "aria-label": "your seat" },
-      head(me),
+      h("div", { class: "me-head" }, head(me), tools),
       h("div", { class: "status", id: "status", "aria-live": "polite" }, this.statusLine(),
         d.drew ? h("span", { class: "sub" }, `You drew ${cardText(d.drew)}.`) : null),
       summary,
       declare,
       d.table[me].length ? h("div", {}, h("div", { class: "label" }, "Your cards on the table"),
-        h("div", { class: "cards small", id: "my-table" }, d.table[me].map((c) => cardButton(c, "table")))) : null,
+        h("div", { class: "cards small keyed", id: "my-table" }, tableButtons)) : null,
       meldTags(me),
-      h("div", { class: "label" }, "Your hand"),
-      h("div", { class: "cards hand", id: "hand" }, d.hand.map((c) => cardButton(c, "hand"))),
-      msg, tools);
+      d.hand.length ? h("div", { class: "label" }, "Your hand") : null,
+      h("div", { class: "cards hand", id: "hand" }, handButtons),
+      msg);
 
     // side: scores, invite, log
     const row = (label, a, b, cls) => h("tr", { class: cls || null }, h("td", {}, label), h("td", {}, a), h("td", {}, b));
@@ -434,7 +437,8 @@ class GamePage {
             row("This deal", d.scores[me], d.scores[opp]),
             row("Brisques won", d.brisques[me], d.brisques[opp]),
             row("Game", g.totals[me], g.totals[opp], "total"))),
-        h("div", { class: "muted", style: "margin-top:.4rem;font-size:.85rem" }, `Trick ${Math.min(d.tricks_played + 1, 99)} · stock ${d.stock}`)),
+        h("div", { class: "muted", style: "margin-top:.4rem;font-size:.85rem" },
+          d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
       h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
 
@@ -496,7 +500,7 @@ class ReplayPage {
     show(h("div", { class: "replay-board" },
       h("div", { class: "replay-controls" },
         h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
-        h("button", { class: "btn secondary", onclick: () => this.go(0) }, "⏮"),
+        h("button", { class: "btn secondary", "aria-label": "start of the deal", onclick: () => this.go(0) }, "Start"),
         h("button", { class: "btn secondary", "aria-label": "previous trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
         h("button", { class: "btn secondary", "aria-label": "previous step", onclick: () => this.go(this.pos - 1) }, "◀"),
         h("button", { class: "btn", "aria-label": "next step", onclick: () => this.go(this.pos + 1) }, "▶"),
@@ -507,8 +511,11 @@ class ReplayPage {
       h("section", { class: "middle" },
         h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
           h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),
-          f.turnup ? staticCard(f.turnup) : null),
-        h("div", { class: "trick-area" }, h("div", { class: "trick-cards" }, f.trick.length ? f.trick.map(staticCard) : h("div", { class: "slot" })))),
+          f.turnup ? h("figure", {}, staticCard(f.turnup), h("figcaption", { class: "muted" }, "turn-up")) : null),
+        h("div", { class: "trick-area" },
+          h("div", { class: "trick-cards" + (f.played.length ? " faded" : "") },
+            f.played.length ? f.played.map(staticCard) : f.trick.length ? f.trick.map(staticCard) : h("div", { class: "slot" })),
+          h("div", { class: "label" }, f.played.length ? `Trick ${f.tricks}: ${names[f.winner]} wins` : f.trick.length ? "Current trick" : ""))),
       seat(r.you)));
   }
 }
