@@ -21,6 +21,7 @@ from bezique.cards import RANKS, SUITS, card_name, parse_card
 from bezique.cli import main
 from bezique.record import parse_record, replay
 from bezique.web.app import MAX_MESSAGE, LiveGame, create_app
+from bezique.web.store import default_db_path
 from bezique.web.svg import back_svg, card_svg
 
 # Every key a message to a seat may carry.  A key outside this list (say "hands" or
@@ -282,6 +283,39 @@ def test_two_seats_play_each_other_in_real_time(tmp_path: Path, scan: PrivacySca
                         [[c["card"] for c in t] for t in vb["table"]]
                 assert b.view["game"]["winner"] == a.view["game"]["winner"]
     assert scan.checked > 100 and not scan.problems, scan.problems[:5]
+
+
+def test_a_seat_may_leave_and_come_back(tmp_path: Path) -> None:
+    with make_client(tmp_path / "g.db") as client:
+        g = new_game(client, opponent="friend", name="Ann")
+        j = client.post(f"/api/games/{g['id']}/join",
+                        json={"invite": g["invite"], "name": "Bob"}).json()
+        with client.websocket_connect(ws_url(g)) as w0:
+            a = Seat(w0)
+            a.first()
+            with client.websocket_connect(ws_url(g, j["token"])) as w1:
+                b = Seat(w1)
+                b.first()
+                a.first()
+                assert a.act(a.view["deal"]["legal"][0])["type"] == "ack"
+                b.first()
+                left = b.view
+            a.first()  # Bob left: Ann is told
+            assert a.view["game"]["online"] == [True, False]
+            with client.websocket_connect(ws_url(g, j["token"])) as w1:
+                b = Seat(w1)
+                b.first()
+                assert b.view["deal"] == left["deal"] and b.view["deal"]["your_turn"]
+                assert b.act(b.view["deal"]["legal"][0])["type"] == "ack"
+
+
+def test_default_database_follows_bezique_data_dir(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BEZIQUE_DATA_DIR", str(tmp_path / "data"))
+    assert default_db_path() == tmp_path / "data" / "games.sqlite3"
+    app = create_app()
+    assert app.state.store.path == str(tmp_path / "data" / "games.sqlite3")
+    assert (tmp_path / "data" / "games.sqlite3").exists()
 
 
 # ---------------------------------------------------------------------- refusals (point 5)

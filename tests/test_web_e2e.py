@@ -100,6 +100,8 @@ def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) 
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # console errors include any Content-Security-Policy refusal (all assets are the site's own)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(site + "/")
     page.select_option("#level", "1")

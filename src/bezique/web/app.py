@@ -41,6 +41,9 @@ from .svg import back_svg, card_svg, suit_svg
 MAX_MESSAGE = 4096  # bytes of one client message (WebSocket frame or request body)
 MAX_NAME = 24
 HINT_LEVEL = 4
+# Everything the page loads comes from this server (no CDN, no outside assets).
+CSP = ("default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
+       "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 COMPUTER = "computer"
 FRIEND = "friend"
 # Hand order on screen: suits alternate black and red (S H C D), ranks high to low.
@@ -722,7 +725,9 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     @app.get("/", response_class=HTMLResponse)
     async def index() -> Response:
         return Response(_static("index.html"), media_type="text/html; charset=utf-8",
-                        headers={"Cache-Control": "no-cache"})
+                        headers={"Cache-Control": "no-cache", "Content-Security-Policy": CSP,
+                                 "X-Content-Type-Options": "nosniff",
+                                 "Referrer-Policy": "no-referrer"})
 
     @app.get("/static/{name}")
     async def static(name: str) -> Response:

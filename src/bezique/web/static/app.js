@@ -437,7 +437,7 @@ class GamePage {
             row("This deal", d.scores[me], d.scores[opp]),
             row("Brisques won", d.brisques[me], d.brisques[opp]),
             row("Game", g.totals[me], g.totals[opp], "total"))),
-        h("div", { class: "muted", style: "margin-top:.4rem;font-size:.85rem" },
+        h("div", { class: "muted trick-count" },
           d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
       h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
