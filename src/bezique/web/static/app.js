@@ -256,6 +256,16 @@ class GamePage {
     obj.ref = ++this.ref;
     this.ws.send(JSON.stringify(obj));
   }
+  hint() {
+    if (!this.view.deal.your_turn) return;
+    this.send({ type: "hint" });
+    this.setMsg("hint", "Thinking…");
+  }
+  seatLink() {
+    const link = `${location.origin}/#/game/${this.id}/${encodeURIComponent(this.saved.token)}`;
+    if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+    this.setMsg("hint", `Your private link to this seat (open it on another device; keep it secret): ${link}`);
+  }
   act(action) { this.msg = null; this.send({ type: "action", action, version: this.view.game.version }); }
   onMessage(m) {
     if (m.type === "state") {
@@ -285,7 +295,7 @@ class GamePage {
     const v = this.view;
     if (!v) return false;
     const k = ev.key.toLowerCase();
-    if (k === "h" && v.game.opponent === "computer") { this.send({ type: "hint" }); return true; }
+    if (k === "h" && v.game.opponent === "computer") { this.hint(); return true; }
     if (k === "u" && v.game.can_undo) { this.send({ type: "undo" }); return true; }
     if (k === "n" && v.deal.phase === "over" && v.game.winner === null) { this.send({ type: "next" }); return true; }
     if (!v.deal.your_turn) return false;
@@ -407,8 +417,9 @@ class GamePage {
     }
     const msg = this.msg ? h("div", { class: `msg ${this.msg.kind}`, role: "alert", id: "msg" }, this.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
     const tools = h("div", { class: "tools" },
-      g.opponent === "computer" ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn, onclick: () => this.send({ type: "hint" }) }, h("span", { class: "key" }, "h"), "Hint") : null,
+      g.opponent === "computer" ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn, onclick: () => this.hint() }, h("span", { class: "key" }, "h"), "Hint") : null,
       g.opponent === "computer" ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => this.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
+      h("button", { class: "btn ghost", id: "seat-link", onclick: () => this.seatLink() }, "My seat link"),
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
     const handButtons = d.hand.map((c) => cardButton(c, "hand")); // numbered first: 1, 2, ...
