@@ -85,6 +85,8 @@ def test_options_are_checked() -> None:
         make_agent("search:rollout=magic")
     with pytest.raises(OptionError):
         make_agent("search:nosuch=1")
+    with pytest.raises(OptionError):
+        make_agent("search:horizon=-1")
 
 
 def test_levels_name_registered_agents() -> None:
@@ -92,3 +94,13 @@ def test_levels_name_registered_agents() -> None:
     assert level_spec(DEFAULT_LEVEL).startswith("search")
     for lv in LEVELS:
         make_agent(level_spec(lv), seed=1)
+
+
+def test_potential_counts_a_meld_waiting_in_hand() -> None:
+    from bezique.agents.search import evaluate, potential
+
+    with_pair = deal(hand0=["QS", "JD", "9C", "8C", "7C", "9D", "8D", "7D"], turnup="9H")
+    without = deal(hand0=["QS", "8S", "9C", "8C", "7C", "9D", "8D", "7D"], turnup="9H")
+    assert potential(with_pair, 0) > potential(without, 0) + 20
+    # at the start nothing is scored: the evaluation is the difference of the potentials
+    assert evaluate(with_pair, 0) == potential(with_pair, 0) - potential(with_pair, 1)

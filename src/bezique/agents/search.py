@@ -1,16 +1,24 @@
 """The search AI: determinized Monte Carlo (perfect-information Monte Carlo, PIMC).
 
 For each decision it samples worlds consistent with its observation
-(:mod:`bezique.agents.sampling`), tries every legal action in every world, finishes the deal
-with the heuristic player for both seats (:class:`~bezique.agents.heuristic.HeuristicPolicy`)
-and, once the stock is gone, with the exact solver, and plays the action whose average deal
-result (its points less the opponent's) is best.  The same worlds serve every action, so the
-comparison is fair.  In the end phase it needs no sampling: the solver plays exactly.
+(:mod:`bezique.agents.sampling`), tries every candidate action in every world, plays on with
+the heuristic player for both seats (:class:`~bezique.agents.heuristic.HeuristicPolicy`) and
+plays the action whose average result (its points less the opponent's) is best.  The same
+worlds serve every action, so the comparison is fair.
+
+Whole-deal rollouts are too chaotic in Bezique (one trick won or lost decides whether a 500
+meld is ever declared), so while the stock is large a rollout plays only ``horizon`` more
+tricks and adds :func:`evaluate`: points scored and brisques taken so far, and what each hand
+can still make (:func:`potential`).  Once fewer than ``full_below`` cards are left in the stock
+the deal is played out, and from the end phase on it is solved exactly
+(:mod:`bezique.agents.solver`); in the real end phase the agent needs no sampling at all.  The
+heuristic's own choice gets a head start of ``prior`` points, so that noise alone does not
+make the search depart from sound play.
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
-``rollout`` = ``heuristic`` (default) or ``random`` (a weak, fast rollout, for tests);
-``solver_cards``: rollouts that reach the end phase with at most this many cards in hand are
-solved exactly, larger ones are played out by the heuristic.
+``rollout`` = ``heuristic`` (default) or ``random`` (weak and fast, for tests);
+``horizon``, ``full_below``, ``prior`` as above; ``solver_cards``: rollouts reaching the end
+phase with at most this many cards in hand are solved exactly.
 """
 
 from __future__ import annotations
@@ -20,9 +28,9 @@ import random
 from ..cards import card_of
 from ..errors import OptionError
 from ..observation import Observation
-from ..state import State
+from ..state import LEAD, State
 from .base import register_agent
-from .heuristic import HeuristicPolicy
+from .heuristic import HeuristicPolicy, _targets
 from .sampling import WorldSampler
 from .solver import EndSolver, SolverBudgetError, hand_mask, solve
 
@@ -31,6 +39,109 @@ def deal_value(state: State, seat: int) -> int:
     """The deal's final points of ``seat`` less the other's (a finished deal)."""
     s = state.scores
     return s[seat] - s[1 - seat]
+
+
+def _layers(mask: int, copies: int) -> list[int]:
+    return [(mask >> (32 * k)) & 0xFFFFFFFF for k in range(copies)]
+
+
+def _count(layers: list[int], card: int) -> int:
+    return sum(lay >> card & 1 for lay in layers)
+
+
+def potential(state: State, seat: int) -> float:
+    """A full-information estimate of what ``seat``'s cards are still worth in points: melds
+    not yet scored that its hand can still make from the stock (each missing card must be in the
+    stock, and is drawn about half the time), and the trumps and aces that win the last tricks.
+    """
+    rules = state.rules
+    copies = state.copies
+    trump = state.trump
+    tg = _targets(rules, trump)
+    mine = _layers(state._hand[seat] | state._shown[seat], copies)
+    stock_mask = 0
+    for q in state.stock[state._pos:]:
+        stock_mask |= 1 << q
+    if state._turnup >= 0:
+        stock_mask |= 1 << state._turnup
+    pool = _layers(stock_mask, copies)
+    declare = 0.8 if state._turnup >= 0 else 0.0
+    value = 0.0
+    if declare:
+        scored = {(k, m) for k, m in _scored32(state, seat)}
+        for kind, pts, needs in tg.fixed:
+            cards = 0
+            p = declare
+            held = 0
+            for c, n in needs:
+                cards |= 1 << c
+                k = _count(mine, c)
+                held += k
+                miss = n - k
+                if miss > 0:
+                    in_stock = _count(pool, c)
+                    if in_stock < miss:
+                        p = 0.0
+                        break
+                    p *= 0.5 ** miss if in_stock == miss else 0.75
+            # a meld counts once the hand holds a card of it (a meld wholly in the stock is as
+            # much the other player's chance)
+            if held and p > 0.02 and (kind, cards) not in scored:
+                value += pts * p
+        kinds = {k for k, _ in scored}
+        for kind, pts, rank, n in tg.fours:
+            if kind in kinds:
+                continue
+            have = 0
+            extra = 0
+            for suit in range(4):
+                c = suit * 8 + rank
+                k = _count(mine, c)
+                have += min(k, 1) if tg.distinct else k
+                if not tg.distinct or not k:
+                    extra += min(_count(pool, c), 1 if tg.distinct else 2)
+            miss = n - have
+            if miss <= 0:
+                value += pts * declare
+            elif miss <= extra and miss <= 3:
+                value += pts * declare * 0.5 ** miss
+    pts_of = rules.card_points
+    for lay in mine:
+        while lay:
+            low = lay & -lay
+            c = low.bit_length() - 1
+            lay ^= low
+            r = c & 7
+            if c >> 3 == trump:
+                value += 4.0 + (4.0 if r <= 1 else 0.0)
+            elif r == 0:
+                value += 4.0
+            value += pts_of[r] * 0.2
+    return value
+
+
+def _scored32(state: State, seat: int) -> list[tuple[int, int]]:
+    out = []
+    for k, m in state._melds[seat]:
+        f = 0
+        while m:
+            f |= m & 0xFFFFFFFF
+            m >>= 32
+        out.append((k, f))
+    return out
+
+
+def evaluate(state: State, seat: int) -> float:
+    """Full-information value of a state for ``seat``: points scored and brisques taken so far,
+    and the potential of both hands (see :func:`potential`), each less the other's."""
+    s = state.scores
+    diff = float(s[seat] - s[1 - seat])
+    if state.rules.brisques == "end" and not state.is_terminal():
+        b = state.brisques
+        diff += b[seat] - b[1 - seat]
+    if state.is_terminal():
+        return diff
+    return diff + potential(state, seat) - potential(state, 1 - seat)
 
 
 class Rollout:
@@ -46,10 +157,14 @@ class Rollout:
         self.rng = rng or random.Random(0)
         self._solvers: dict[tuple[object, int], EndSolver] = {}
 
-    def value(self, state: State, seat: int) -> int:
-        """The deal result for ``seat`` when both sides play on by the rollout policy."""
+    def value(self, state: State, seat: int, horizon: int = 0) -> float:
+        """The deal result for ``seat`` when both sides play on by the rollout policy; with a
+        ``horizon``, play only that many more tricks and add :func:`evaluate` there."""
         policy = self.policy
+        stop = state._tricks + horizon if horizon else 1 << 30
         while not state.is_terminal():
+            if state._tricks >= stop and state._phase == LEAD and not state.end_phase:
+                return evaluate(state, seat)
             if state.end_phase:
                 exact = self._solve_rest(state, seat)
                 if exact is not None:
@@ -105,14 +220,20 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, samples: int = 24, rollout: str = "heuristic",
-                 solver_cards: int = 8) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
+                 solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
+                 prior: float = 10.0) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise OptionError(f"samples must be a positive whole number, not {samples!r}")
         if rollout not in ("heuristic", "random"):
             raise OptionError(f"rollout must be heuristic or random, not {rollout!r}")
         self.rng = random.Random(seed)
         self.samples = samples
+        if not isinstance(horizon, int) or horizon < 0:
+            raise OptionError(f"horizon must be a whole number of tricks, not {horizon!r}")
+        self.horizon = horizon
+        self.full_below = full_below
+        self.prior = float(prior)
         self.policy = HeuristicPolicy(solver_cards=0)
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed))
@@ -137,14 +258,26 @@ class SearchAgent:
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
         totals = dict.fromkeys(legal, 0.0)
+        # near the end of the stock the deal is played out (and solved); before, a few tricks
+        # and the evaluation, which is far less noisy than the chaos of a whole deal
+        horizon = 0 if obs.stock < self.full_below else self.horizon
+        first: State | None = None
         for _ in range(self.samples):
             world = sampler.sample(rng)
+            if first is None:
+                first = world.clone()
             for text in legal:
                 s = world.clone()
                 s.apply(text)
-                totals[text] += self.rollout.value(s, seat)
+                totals[text] += self.rollout.value(s, seat, horizon)
         n = float(self.samples)
         means = {t: v / n for t, v in totals.items()}
+        # the heuristic's own choice gets a small head start: a noisy estimate must beat it
+        # by a margin before the search departs from sound play
+        if self.prior and first is not None:
+            pick = first.action_to_string(self.policy.choose(first))
+            if pick in means:
+                means[pick] += self.prior
         best = max(legal, key=lambda t: (means[t], _prefer(t)))
         return best, means
 
@@ -165,6 +298,7 @@ def _prefer(text: str) -> int:
 
 
 @register_agent("search", "determinized Monte Carlo with heuristic rollouts and an exact endgame")
-def _make_search(seed: int | None = None, samples: int = 24, rollout: str = "heuristic",
-                 solver_cards: int = 8) -> SearchAgent:
-    return SearchAgent(seed, samples, rollout, solver_cards)
+def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
+                 solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
+                 prior: float = 10.0) -> SearchAgent:
+    return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior)
