@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from bezique.actions import EXCHANGE, SEVEN
 from bezique.cards import RANKS, SUITS, card_name, parse_card
 from bezique.cli import main
 from bezique.record import parse_record, replay
@@ -92,17 +93,21 @@ class PrivacyScan:
         assert d["turnup"] == (card_name(st.turnup) if st.turnup is not None else None)
         assert isinstance(d["stock"], int) and d["stock"] == st.stock_left
         assert d["opponent_hidden"] == len(st.hand(other))
-        # cards said to be known in the other hand are in it, and were on show to this seat
+        # cards said to be known in the other hand are in it, and were on show to this seat:
+        # on the other seat's table (the most copies ever seen there), or by a public event that
+        # shows a card: the first turn-up, a seven put under the stock by an exchange, a seven
+        # declared by the other seat
         key = (live.row.id, seat, msg["game"]["deal"])
-        seen = self.seen.setdefault(key, Counter())
-        seven, word = ("9", "nine") if msg["game"]["variant"] == "binocle" else ("7", "seven")
-        if any(e["seat"] == other and f"declared the {word}" in e["text"] for e in d["log"]):
-            seen |= Counter([seven + d["trump"]])  # a declared seven is shown, then kept
+        tables = self.seen.setdefault(key, Counter())
+        tables |= Counter(x["card"] for x in d["table"][other])
+        seven = ("9" if msg["game"]["variant"] == "binocle" else "7") + d["trump"]
+        events = Counter([card_name(st.turnup_card)])
+        for p, a in st.history():
+            if a == EXCHANGE or (a == SEVEN and p == other):
+                events[seven] += 1
         known = Counter(d["opponent_known"])
         assert not known - Counter(_names(st.hand(other))), "known cards not in the other hand"
-        assert not known - seen, f"{known - seen} were never on show"
-        on_show = [x["card"] for x in d["table"][other]] + ([d["turnup"]] if d["turnup"] else [])
-        seen |= Counter(on_show)
+        assert not known - (tables + events), f"{known - (tables + events)} were never on show"
         # legal actions name only this seat's own cards
         mine = Counter(_names(st.hand(seat))) + Counter(_names(st.shown(seat)))
         for a in d["legal"]:

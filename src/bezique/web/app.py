@@ -430,6 +430,8 @@ class Manager:
                                  or isinstance(seed, bool) or not 0 <= seed < 1 << 62):
             raise Refusal("a deal number (seed) may be chosen only for a game against the "
                           "computer, as a whole number from 0")
+        # a chosen deal number replays the same game, the computer's choices included
+        agent_seed = secrets.randbits(62) if seed is None else (seed * 0x9E3779B1 + 7) % (1 << 62)
         seed = secrets.randbits(62) if seed is None else seed
         game = Game(rules, seed=seed)
         token = secrets.token_urlsafe(24)
@@ -449,7 +451,7 @@ class Manager:
             opponent=opponent,
             level=level if opponent == COMPUTER else 0,
             agent_spec=spec,
-            agent_seed=secrets.randbits(62),
+            agent_seed=agent_seed,
             seed=seed,
             token_hashes=[hash_token(token), None],
             invite_hash=hash_token(invite) if invite else None,
