@@ -38,12 +38,6 @@ def _card(token: str) -> tuple[int, bool]:
     return parse_card(token), False
 
 
-def _winner(lead: int, follow: int, trump: int, leader: int) -> int:
-    if suit_of(follow) == suit_of(lead):
-        return 1 - leader if rank_of(follow) < rank_of(lead) else leader
-    return 1 - leader if suit_of(follow) == trump else leader
-
-
 class _Plan:
     """What one pass over the observed actions establishes: the seat's initial hand, the
     places of its draws in the stock, and the opponent's public uses of concealed cards."""
@@ -59,9 +53,6 @@ class _Plan:
         draws = list(obs.draws)
         k = 0
         pos = 0
-        lead = -1
-        leader = -1
-        last_winner = -1
         my_stock: dict[int, int] = {}  # stock index -> card drawn by the seat
         opp_stock: list[int] = []  # stock indices drawn by the opponent, in order
         my_played: Counter[int] = Counter()
@@ -86,11 +77,6 @@ class _Plan:
                     events.append(("unshow", c, "play"))
                 else:
                     events.append(("use", c, "play"))
-                if lead < 0:
-                    lead, leader = c, player
-                else:
-                    last_winner = _winner(lead, c, obs.trump, leader)
-                    lead = -1
             elif verb == "meld":
                 if player == opp:
                     for tok in words[1:]:
@@ -137,7 +123,6 @@ class _Plan:
                     events.append(("endphase", -1, ""))
             else:  # pragma: no cover - the observation comes from a State
                 raise SamplingError(f"unknown action {text!r} in the observation")
-        del last_winner
         self.pos = pos
         self.my_stock = my_stock
         self.opp_stock = opp_stock
@@ -165,7 +150,7 @@ class _Plan:
         if self.turnup is None:
             since = t_exchange_time if exchanged_by == opp else t_final_time
             cands: list[int] = []
-            for _idx, (player, text) in enumerate(obs.actions[since + 1 :]):
+            for player, text in obs.actions[since + 1 :]:
                 if player != opp:
                     continue
                 words = text.split()
@@ -237,7 +222,6 @@ class _Plan:
         quota = self._known_added(turnup)
         quota.subtract(Counter(obs.opponent_known))
         if any(v < 0 for v in quota.values()):
-            self.why = "quota"
             return None
         slots: list[int] = [-1] * self.nslots
         pending: list[int] = []
@@ -274,7 +258,6 @@ class _Plan:
                     quota[c] -= 1
                 else:
                     if not pending:
-                        self.why = "pending"
                         return None
                     j = rng.randrange(len(pending))
                     slots[pending[j]] = c
@@ -287,7 +270,6 @@ class _Plan:
         # the exchange by the seat puts its seven under the stock as the turn-up: tracked by
         # the state itself; here only the final opponent-known cards need checking
         if +known != Counter(obs.opponent_known):
-            self.why = f"known {+known} {obs.opponent_known}"
             return None
         # the pool of cards still to place
         pool: Counter[int] = Counter(card_of(p) for p in rules.deck)
