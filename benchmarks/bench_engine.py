@@ -99,8 +99,11 @@ def end_positions(rules: Rules, n: int, seed: int = 1) -> list[State]:
 def measure(seconds: float, variant: str) -> dict[str, Any]:
     """Every measurement, as a dict."""
     rules = Rules.preset(variant)
+    import bezique.state
+
     res: dict[str, Any] = {"variant": variant, "python": platform.python_version(),
-                           "machine": platform.machine()}
+                           "machine": platform.machine(),
+                           "compiled": not bezique.state.__file__.endswith(".py")}
     seeds = iter(range(10**9))
     res["random_deals_per_s"] = round(_timed(lambda: (random_deal(rules, next(seeds)), 1)[1],
                                              seconds), 1)

@@ -226,7 +226,7 @@ class State:
         dealer: int,
         totals: Sequence[int],
     ) -> State:
-        s = cls.__new__(cls)
+        s = cls()
         s.rules = rules
         s.copies = rules.copies
         s.dealer = dealer
@@ -318,7 +318,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (cheap: every field is immutable and shared)."""
-        s = State.__new__(State)
+        s = State()
         s._bris = self._bris
         s._dmelds = self._dmelds
         s._dseven = self._dseven
