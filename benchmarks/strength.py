@@ -93,24 +93,27 @@ def solver_times(n: int, seed: int) -> tuple[float, float, int]:
 
 
 def _git_commit() -> str:
+    """The commit checked out, with ``+changes`` if ``src`` differs from it."""
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
-                             capture_output=True, text=True, check=True)
-        return out.stdout.strip()
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "../src"], cwd=HERE,
+                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+    return head + ("+changes" if dirty else "")
 
 
 def write_report(path: Path, args: argparse.Namespace, command: str,
                  rows: dict[tuple[str, str, str], Row], solver: tuple[float, float, int] | None,
-                 done: bool, started: str) -> None:
+                 done: bool, started: str, commit: str) -> None:
     """The Markdown report of the rows measured so far."""
     lines = [
         "# Playing strength",
         "",
         f"Produced by `{command}`",
         f"(started {started}, {'finished' if done else 'still running / stopped early'}; "
-        f"commit {_git_commit()}; {platform.python_implementation()} "
+        f"code of commit {commit}; {platform.python_implementation()} "
         f"{platform.python_version()} on {os.cpu_count()} cores shared with other work).",
         "",
         "Duplicated play: every deal (game) is played twice with the same cards and the seats",
@@ -183,13 +186,14 @@ def main() -> None:
     args.search_games = args.games if args.search_games is None else args.search_games
     command = "python benchmarks/strength.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    commit = _git_commit()  # the code this run loaded
     rules = Rules.preset("bezique")
     rows: dict[tuple[str, str, str], Row] = {}
     solver = None
     if args.solver_positions > 0:
         solver = solver_times(args.solver_positions, args.seed)
         print(f"solver: median {solver[0]:.1f} ms", file=sys.stderr)
-    write_report(args.out, args, command, rows, solver, False, started)
+    write_report(args.out, args, command, rows, solver, False, started, commit)
     for name in args.only:
         a, b = name.split("-")
         a = args.search if a == "search" else a
@@ -204,8 +208,8 @@ def main() -> None:
             row = Row(m, time.perf_counter() - t0)
             rows[(a, b, mode)] = row
             print(_fmt_row(row), file=sys.stderr, flush=True)
-            write_report(args.out, args, command, rows, solver, False, started)
-    write_report(args.out, args, command, rows, solver, True, started)
+            write_report(args.out, args, command, rows, solver, False, started, commit)
+    write_report(args.out, args, command, rows, solver, True, started, commit)
     print(f"report written to {args.out}", file=sys.stderr)
 
 
