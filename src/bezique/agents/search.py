@@ -248,6 +248,9 @@ class SearchAgent:
                 return solve(obs, max_nodes=2_000_000).best
             except SolverBudgetError:
                 pass
+        cands = candidates(obs)
+        if len(cands) == 1:
+            return cands[0]
         return self.evaluate(obs)[0]
 
     def evaluate(self, obs: Observation) -> tuple[str, dict[str, float]]:
