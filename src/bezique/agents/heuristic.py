@@ -202,7 +202,6 @@ class HeuristicPolicy:
         seat = state._turn
         rules = state.rules
         trump = state.trump
-        copies = state.copies
         deck = _deck_counts(rules)
         mine = _fold(state._hand[seat] | state._shown[seat])
         gone = _fold(state._won[0] | state._won[1] | state._shown[1 - seat]
@@ -272,7 +271,6 @@ class HeuristicPolicy:
                 v += pts_of[r] * 0.3
                 cost[c] += v
         unseen = sum(max(0, a) for a in avail)
-        del copies
         return mine, cost, unseen
 
     def _ready(self, state: State, seat: int) -> tuple[list[tuple[int, int]], int, int]:
