@@ -37,11 +37,17 @@ def _timed(fn: Callable[[], int], seconds: float) -> float:
 
 
 def random_deal(rules: Rules, seed: int) -> State:
-    """Play one whole deal with uniformly random legal actions through the public API."""
+    """Play one whole deal with uniformly random legal actions through the public API.
+
+    The pick is ``la[int(rng.random() * len(la))]``: uniform, and cheaper than
+    ``rng.choice``, whose cost (about 1.5 us a call) belongs to the harness, not the engine."""
     rng = random.Random(seed)
+    rand = rng.random
     s = State.new_deal(rules, seed=seed)
-    while not s.is_terminal():
-        s.apply_action(rng.choice(s.legal_actions()))
+    legal, apply, over = s.legal_actions, s.apply_action, s.is_terminal
+    while not over():
+        la = legal()
+        apply(la[int(rand() * len(la))])
     return s
 
 

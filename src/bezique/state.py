@@ -536,7 +536,10 @@ class State:
                     seen |= 1 << c
                     out.append(p)
         # copies of a card held twice differ only for a seven of trumps or a known copy
-        if dup:
+        if dup and (
+            (self._known[0] | self._known[1]) & hand
+            or (dup >> (self.trump * 8 + self.rules.seven_rank) & 1 and self._turnup >= 0)
+        ):
             out = [self._norm_seven(p, hand) if dup >> (p & 31) & 1 else p for p in out]
         return out
 
@@ -556,17 +559,20 @@ class State:
                 if hand >> q & 1 and bool(self._scored7 >> q & 1) == want_scored:
                     return q
         known = (self._known[0] | self._known[1]) & hand
-        if known and not known >> p & 1:
-            for q in range(c, 32 * self.copies, 32):
-                if known >> q & 1:
-                    return q
+        if known:
+            qs = [q for q in range(c, 32 * self.copies, 32) if known >> q & 1]
+            if len(qs) == 1:
+                return qs[0]
+            if qs:  # several known copies: the first by public meld history, not copy number
+                return min(qs, key=lambda q: self._membership(self._turn, q))
         return p
 
     def _follow_mask(self, hand: int) -> int:
         """End phase: the cards of ``hand`` the follower may play against the lead."""
         lead = self._lead
-        ls, lr = suit_of(lead), rank_of(lead)
-        folded = fold_copies(hand, self.copies)
+        ls, lr = lead >> 3 & 3, lead & 7
+        two = self.copies == 2
+        folded = (hand | hand >> 32) & CARD_MASK32 if two else fold_copies(hand, self.copies)
         same = folded & (0xFF << (ls * 8))
         if same:
             higher = same & (((1 << lr) - 1) << (ls * 8))
@@ -574,7 +580,7 @@ class State:
         else:
             trumps = folded & (0xFF << (self.trump * 8))
             allow = trumps or CARD_MASK32
-        return hand & _replicate(allow, self.copies)
+        return hand & (allow | allow << 32 if two else _replicate(allow, self.copies))
 
     def _membership(self, seat: int, p: int) -> tuple[int, ...]:
         return tuple(i for i, (_, m) in enumerate(self._melds[seat]) if m >> p & 1)
@@ -597,17 +603,21 @@ class State:
         return out
 
     def _declare_actions(self, seat: int) -> list[int]:
-        out: list[int] = []
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
-            out.extend(act.meld_action(m) for m in self._legal_meld_masks(seat))
+            out = [m << 9 for m in self._legal_meld_masks(seat)]  # act.meld_action
+        else:
+            out = []
         if not self._dseven and (
             not rules.seven_counts_as_meld or self._dmelds < rules.melds_per_trick
         ):
-            if self._can_exchange(seat):
-                out.append(act.EXCHANGE)
-            if self._unscored_seven(seat) >= 0 and rules.seven == "declared":
-                out.append(act.SEVEN)
+            sevens = self._hand[seat] & _replicate(1 << (self.trump * 8 + rules.seven_rank),
+                                                   self.copies)
+            if sevens:
+                if self._can_exchange(seat):
+                    out.append(act.EXCHANGE)
+                if sevens & ~self._scored7 and rules.seven == "declared":
+                    out.append(act.SEVEN)
         out.append(act.PASS)
         return out
 
@@ -667,19 +677,22 @@ class State:
         held_phys = hand | self._shown[seat]
         used = self._used[seat]
         every = self.rules.fresh_card == "every"
-        held = fold_copies(held_phys, self.copies)
+        if self.copies == 2:
+            held = (held_phys | held_phys >> 32) & CARD_MASK32
+        else:
+            held = fold_copies(held_phys, self.copies)
         found: list[int] = []
-        two = self.copies == 2
-        a2 = held_phys & held_phys >> 32 & CARD_MASK32  # cards held twice (two packs)
-        for pat, cls, pm, reqs, need1, need2 in self._patterns:
-            # cheap rejections first: counts, rule 4 (a card new to the class), fresh card
-            if two:
-                if need1 & ~held or need2 & ~a2:
-                    continue
-                if pat.n and not pat.distinct and (held_phys & pm).bit_count() < pat.n:
-                    continue
-            elif any((held_phys & cm).bit_count() < need for cm, need in reqs):
-                continue
+        if self.copies == 2:
+            # cheap rejection of most patterns at once: the cards needed once and twice
+            miss1 = ~held  # cards not held; held once but not twice:
+            miss2 = ~(held_phys & held_phys >> 32 & CARD_MASK32)
+            cands = [q for q in self._patterns if not (q[4] & miss1 or q[5] & miss2)
+                     and (held_phys & q[2]).bit_count() >= q[6]]
+        else:
+            cands = [q for q in self._patterns
+                     if all((held_phys & cm).bit_count() >= need for cm, need in q[3])]
+        for pat, cls, pm, _, _, _, _ in cands:
+            # rule 4 (a card new to the class), fresh card
             avail = held_phys & pm
             if not avail & ~used[cls] or (every and not avail & hand):
                 continue
@@ -852,10 +865,9 @@ class State:
             self._shown = _set(self._shown, seat, shown & ~bit)
         rules = self.rules
         if (
-            rules.seven == "played"
+            p & 31 == self.trump * 8 + rules.seven_rank
+            and rules.seven == "played"
             and self._turnup >= 0
-            and rank_of(p) == rules.seven_rank
-            and suit_of(p) == self.trump
             and not self._scored7 >> p & 1
         ):
             self._scored7 |= bit
@@ -1222,14 +1234,15 @@ _B0, _B1, _B2, _B3 = (
     tuple([k * 8 + i for i in range(8) if b >> i & 1] for b in range(256)) for k in range(4)
 )
 
-QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int]
+QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int, int]
 _QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
 
 
 def _quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
     """The patterns under ``trump`` with what the meld search needs to reject them cheaply:
-    the class, the physical mask of every card that could take part, (mask, count) needs, and
-    for two packs the cards needed at least once and twice (32-bit card masks)."""
+    the class, the physical mask of every card that could take part, (mask, count) needs, for
+    two packs the cards needed at least once and twice (32-bit card masks), and how many of the
+    possible cards must be held (for "n of a rank" in any suits)."""
     key = (rules, trump)
     got = _QUICK.get(key)
     if got is not None:
@@ -1253,7 +1266,8 @@ def _quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
             reqs = tuple((_replicate(1 << c, rules.copies), n) for c, n in pat.counts)
             need1 = _mask(c for c, _ in pat.counts)
             need2 = _mask(c for c, n in pat.counts if n >= 2)
-        out.append((pat, cls, pm, reqs, need1, need2))
+        nmin = pat.n if pat.n and not pat.distinct else 0
+        out.append((pat, cls, pm, reqs, need1, need2, nmin))
     res = tuple(out)
     _QUICK[key] = res
     return res
