@@ -17,7 +17,8 @@ bezique.errors.OptionError: unknown option 'colour' (known: target, melds_per_tr
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -72,6 +73,16 @@ class Pattern:
     rank: int = -1
     n: int = 0
     distinct: bool = False
+
+    def matches(self, cards: Sequence[int]) -> bool:
+        """True if these cards (ints 0..31, copies repeated) are exactly this pattern."""
+        if self.n:
+            if len(cards) != self.n or any(c & 7 != self.rank for c in cards):
+                return False
+            return not self.distinct or len({c >> 3 for c in cards}) == len(cards)
+        if len(cards) != sum(n for _, n in self.counts):
+            return False
+        return all(cards.count(c) == n for c, n in self.counts)
 
 
 def _fours(points: tuple[int, int, int, int], shape: str) -> tuple[MeldKind, ...]:
@@ -260,7 +271,16 @@ class Rules:
         """Every meld of the table made concrete under ``trump`` (marriages one per suit)."""
         return _patterns(self, trump)
 
+    def classify(self, cards: Sequence[int], trump: int) -> MeldKind | None:
+        """The meld these cards (ints 0..31) form under ``trump``, or None: a meld is named by
+        its cards alone."""
+        for pat in _patterns(self, trump):
+            if pat.matches(cards):
+                return self.melds[pat.kind]
+        return None
 
+
+@functools.lru_cache(maxsize=64)
 def _patterns(rules: Rules, trump: int) -> tuple[Pattern, ...]:
     out: list[Pattern] = []
     bq, bj = rules.bezique_cards(trump)

@@ -29,8 +29,10 @@ from .cards import (
     card_symbol,
     fold_copies,
     make_card,
+    mask_of,
     parse_card,
     rank_of,
+    replicate,
     suit_of,
 )
 from .errors import IllegalActionError, RecordError
@@ -743,7 +745,7 @@ class State:
         """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
         cards = [p & 31 for p in bits(mask)]
         for pat, *_ in self._patterns:
-            if _matches(pat, cards):
+            if pat.matches(cards):
                 return pat.kind
         return -1
 
@@ -1273,18 +1275,8 @@ def _quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
     return res
 
 
-def _mask(ps: Iterable[int]) -> int:
-    m = 0
-    for p in ps:
-        m |= 1 << p
-    return m
-
-
-def _replicate(mask32: int, copies: int) -> int:
-    out = 0
-    for c in range(copies):
-        out |= mask32 << (32 * c)
-    return out
+_mask = mask_of
+_replicate = replicate
 
 
 def _sort_key(c: int) -> tuple[int, int]:
@@ -1294,13 +1286,3 @@ def _sort_key(c: int) -> tuple[int, int]:
 def _cards_sym(mask: int) -> str:
     cards = sorted({p & 31 for p in bits(mask)}, key=_sort_key)
     return " ".join(card_symbol(c) for c in cards)
-
-
-def _matches(pat: Pattern, cards: list[int]) -> bool:
-    if pat.n:
-        if len(cards) != pat.n or any(rank_of(c) != pat.rank for c in cards):
-            return False
-        return not pat.distinct or len({suit_of(c) for c in cards}) == len(cards)
-    if len(cards) != sum(n for _, n in pat.counts):
-        return False
-    return all(cards.count(c) == n for c, n in pat.counts)

@@ -33,7 +33,7 @@ from ..errors import BeziqueError
 from ..game import Game
 from ..observation import Observation
 from ..record import parse_record, replay_deals, states_from_record
-from ..rules import Pattern, Rules
+from ..rules import Rules
 from ..state import State
 from .store import GameRow, Store, hash_token
 from .svg import back_svg, card_svg, suit_svg
@@ -143,24 +143,11 @@ def _display_key(card: int) -> tuple[int, int]:
     return (DISPLAY_SUITS.index(suit_of(card)), rank_of(card))
 
 
-def _matches(pat: Pattern, cards: list[int]) -> bool:
-    if pat.n:
-        if len(cards) != pat.n or any(rank_of(c) != pat.rank for c in cards):
-            return False
-        return not pat.distinct or len({suit_of(c) for c in cards}) == len(cards)
-    if len(cards) != sum(n for _, n in pat.counts):
-        return False
-    return all(cards.count(c) == n for c, n in pat.counts)
-
-
 def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]:
     """The cards, name and points of a ``meld ...`` action text."""
     cards = [parse_card(tok.split("*")[0]) for tok in text.split()[1:]]
-    for pat in rules.patterns(trump):
-        if _matches(pat, cards):
-            kind = rules.melds[pat.kind]
-            return cards, kind.name, kind.points
-    return cards, "meld", 0
+    kind = rules.classify(cards, trump)
+    return (cards, kind.name, kind.points) if kind else (cards, "meld", 0)
 
 
 def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, Any]]:
