@@ -816,6 +816,9 @@ class State:
         if ph == OVER:
             raise IllegalActionError("the deal is over")
         seat = self._turn
+        if 0 <= action < 256 and ph != DECLARE:
+            self._play(seat, action)
+            return
         if action < 0:
             raise IllegalActionError(f"{action} is not an action")
         if action < 256:
@@ -903,12 +906,11 @@ class State:
 
     def _finish_trick(self, seat: int, p: int) -> None:
         lead = self._lead
-        leader = 1 - seat
-        ls, fs = suit_of(lead), suit_of(p)
-        if fs == ls:
-            win = seat if rank_of(p) < rank_of(lead) else leader
+        fs = p >> 3 & 3
+        if fs == lead >> 3 & 3:
+            win = seat if p & 7 < lead & 7 else 1 - seat
         else:
-            win = seat if fs == self.trump else leader
+            win = seat if fs == self.trump else 1 - seat
         rules = self.rules
         w = self._won
         both = (1 << lead) | (1 << p)
@@ -920,13 +922,12 @@ class State:
             if rules.brisques == "immediate":
                 self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
         self._lead = -1
-        self._tricks += 1
+        tricks = self._tricks = self._tricks + 1
         self._last = win
         self._turn = win
         if self._phase == OVER:  # end_check = immediate ended the game on the brisques
             return
-        total = rules.total_tricks
-        if self._tricks == rules.stock_tricks and rules.last_trick == "stock":
+        if tricks == rules.stock_tricks and rules.last_trick == "stock":
             self._score(win, rules.last_trick_points, "last trick", "stock")
             if self._phase == OVER:
                 return
@@ -934,7 +935,7 @@ class State:
             self._phase = DECLARE
             self._dmelds = 0
             self._dseven = False
-        elif self._tricks == total:
+        elif tricks == rules.total_tricks:
             self._end_deal()
         else:
             self._phase = LEAD
