@@ -104,6 +104,20 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def bit_list(mask: int) -> list[int]:
+    """The set bits of ``mask`` as a list, lowest first (for hot loops that want a list).
+
+    >>> bit_list(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def mask_of(items: Iterable[int]) -> int:
     """The bitmask with a bit set for each item."""
     m = 0

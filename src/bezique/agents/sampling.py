@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from ..cards import card_of, make_card, parse_card, rank_of, suit_of
+from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..state import State
@@ -316,13 +316,7 @@ def _matches(state: State, obs: Observation) -> bool:
     )
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_bits = bit_list
 
 
 def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import card_of
+from ..cards import bit_list, card_of
 from ..errors import OptionError
 from ..observation import Observation
 from ..state import LEAD, State
@@ -206,13 +206,7 @@ class Rollout:
         return diff + v
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_bits = bit_list
 
 
 class SearchAgent:
