@@ -24,9 +24,10 @@ consistent world and asking the policy, so its choice never depends on hidden ca
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from .. import actions as act
-from ..cards import ACE, TEN, make_card
+from ..cards import ACE, TEN, make_card, replicate
 from ..observation import Observation
 from ..rules import Rules
 from ..state import DECLARE, LEAD, State
@@ -36,6 +37,8 @@ from .solver import SolverBudgetError, solve
 
 # chance that a meld missing n cards is completed (full stock); scaled down as the stock runs out
 _COMPLETE = (1.0, 0.5, 0.2, 0.07, 0.02, 0.01, 0.0, 0.0, 0.0)
+_NCOMP = len(_COMPLETE)
+_M32 = 0xFFFFFFFF
 
 
 def _fold(mask: int) -> list[int]:
@@ -48,10 +51,51 @@ def _fold(mask: int) -> list[int]:
     return counts
 
 
+def _count_table() -> list[tuple[int, ...]]:
+    """Per-card counts of 8 cards, indexed by (held at least once) | (held twice) << 8."""
+    table: list[tuple[int, ...]] = [()] * 65536
+    for once in range(256):
+        twice = once
+        while True:  # every subset of ``once``
+            table[once | twice << 8] = tuple((once >> i & 1) + (twice >> i & 1) for i in range(8))
+            if not twice:
+                break
+            twice = (twice - 1) & once
+    return table
+
+
+_COUNTS2 = _count_table()
+
+
+def _counts(mask: int, copies: int) -> Sequence[int]:
+    """Per-card counts (32 entries) of a physical mask: :func:`_fold`, by table for two packs."""
+    if copies != 2:
+        return _fold(mask)
+    hi = mask >> 32
+    o = (mask | hi) & _M32
+    t = mask & hi
+    tab = _COUNTS2
+    return (tab[(o & 255) | (t & 255) << 8] + tab[(o >> 8 & 255) | (t >> 8 & 255) << 8]
+            + tab[(o >> 16 & 255) | (t >> 16 & 255) << 8] + tab[o >> 24 | (t >> 24) << 8])
+
+
+_COMP: dict[int, list[float]] = {}
+
+
+def _comp(stock: int) -> list[float]:
+    """:data:`_COMPLETE` scaled for ``stock`` cards left (the first entry kept)."""
+    comp = _COMP.get(stock)
+    if comp is None:
+        scale = min(1.0, stock / 16.0)
+        comp = _COMP[stock] = [_COMPLETE[0]] + [p * scale for p in _COMPLETE[1:]]
+    return comp
+
+
 class _Targets:
     """The melds worth aiming at under one rule set and trump: (kind index, points, needs).
 
     ``needs`` is a tuple of (card, copies) for fixed melds; fours are ("four", rank, distinct).
+    Also the tables the policy needs for this rule set and trump, computed once.
     """
 
     def __init__(self, rules: Rules, trump: int) -> None:
@@ -79,52 +123,93 @@ class _Targets:
                     if n >= 2:
                         twice |= 1 << c
                 self.quick_fixed.append((cls, once, twice))
-        self.copies = rules.copies
+        self.copies = copies = rules.copies
+        # the same with the 32-bit card sets: fixed melds with their card set; fours with their
+        # four cards, the rank's card set and its physical mask
+        self.fixed_sets = [(k, p, needs, _cards32(needs)) for k, p, needs in self.fixed]
+        self.four_cards = [(k, p, n, tuple(make_card(r, s) for s in range(4)),
+                            0x01010101 << r, replicate(0x01010101 << r, copies))
+                           for k, p, r, n in self.fours]
+        self.quick_four_masks = [(cls, 0x01010101 << r, replicate(0x01010101 << r, copies), n)
+                                 for cls, r, n in self.quick_fours]
+        self.deck_mask = sum(1 << p for p in rules.deck)
+        self.seven_card = make_card(rules.seven_rank, trump)
+        # worth of holding each card for the last tricks (trumps, aces, card points)
+        pts_of = rules.card_points
+        self.strength: list[float] = []
+        for c in range(32):
+            r = c & 7
+            v = 0.0
+            if c >> 3 == trump:
+                v += 8.0 + (6.0 if r <= TEN else 0.0)
+            elif r == ACE:
+                v += 5.0
+            v += pts_of[r] * 0.3
+            self.strength.append(v)
+        # cards that beat a lead of each card: lower ranks of its suit, and trumps if it is not
+        # one (32-bit set and physical mask)
+        self.beat32: list[int] = []
+        for c in range(32):
+            s, r = c >> 3, c & 7
+            m = ((1 << r) - 1) << (s * 8)
+            if s != trump:
+                m |= 0xFF << (trump * 8)
+            self.beat32.append(m)
+        self.beat_phys = [replicate(m, copies) for m in self.beat32]
+        # meld kind of a physical meld mask (State.classify), filled as masks are met
+        self.kinds: dict[int, int] = {}
+
+    def kind(self, state: State, mask: int) -> int:
+        """``state.classify(mask)``, remembered (it depends on the rules and trump only)."""
+        k = self.kinds.get(mask)
+        if k is None:
+            k = self.kinds[mask] = state.classify(mask)
+        return k
 
     def may_meld(self, state: State, seat: int) -> bool:
         """False when no meld can be legal for ``seat`` (cheap test before the enumeration)."""
         held = state._hand[seat] | state._shown[seat]
         used = state._used[seat]
-        layers = [(held >> (32 * k)) & 0xFFFFFFFF for k in range(self.copies)]
-        once = 0
-        for lay in layers:
-            once |= lay
-        twice = 0
-        if self.copies > 1:
-            for i in range(len(layers)):
-                for j in range(i + 1, len(layers)):
-                    twice |= layers[i] & layers[j]
-        fresh = [_fold32(held & ~u) for u in used]
-        for cls, need1, need2 in self.quick_fixed:
-            if once & need1 == need1 and twice & need2 == need2 and fresh[cls] & need1:
-                return True
-        for cls, rank, n in self.quick_fours:
-            rmask = 0x01010101 << rank
-            count = sum((lay & rmask).bit_count() for lay in layers)
-            if (self.distinct and (once & rmask).bit_count() < n) or count < n:
+        if self.copies == 2:
+            hi = held >> 32
+            once = (held | hi) & _M32
+            twice = held & hi
+            for cls, need1, need2 in self.quick_fixed:
+                if once & need1 == need1 and twice & need2 == need2:
+                    f = held & ~used[cls]
+                    if (f | f >> 32) & need1:
+                        return True
+        else:
+            layers = [(held >> (32 * k)) & _M32 for k in range(self.copies)]
+            once = 0
+            for lay in layers:
+                once |= lay
+            twice = 0
+            if self.copies > 1:
+                for i in range(len(layers)):
+                    for j in range(i + 1, len(layers)):
+                        twice |= layers[i] & layers[j]
+            for cls, need1, need2 in self.quick_fixed:
+                if (once & need1 == need1 and twice & need2 == need2
+                        and _fold32(held & ~used[cls]) & need1):
+                    return True
+        distinct = self.distinct
+        for cls, rmask, rphys, n in self.quick_four_masks:
+            if (distinct and (once & rmask).bit_count() < n) or (held & rphys).bit_count() < n:
                 continue
-            if fresh[cls] & rmask:
+            if _fold32(held & ~used[cls]) & rmask:
                 return True
         return False
 
 
 _TARGETS: dict[tuple[Rules, int], _Targets] = {}
-_DECK: dict[Rules, list[int]] = {}
-
-
-def _deck_counts(rules: Rules) -> list[int]:
-    """Copies of each card (0..31) in the variant's pack."""
-    d = _DECK.get(rules)
-    if d is None:
-        d = _DECK[rules] = _fold(sum(1 << p for p in rules.deck))
-    return d
 
 
 def _fold32(mask: int) -> int:
     """The 32-bit set of cards of a physical mask."""
     out = 0
     while mask:
-        out |= mask & 0xFFFFFFFF
+        out |= mask & _M32
         mask >>= 32
     return out
 
@@ -144,6 +229,9 @@ def _targets(rules: Rules, trump: int) -> _Targets:
     return t
 
 
+_Ready = tuple[list[tuple[int, int]], int, int, int]
+
+
 class HeuristicPolicy:
     """Chooses an action int for the seat to act of a :class:`State`, from that seat's view.
 
@@ -159,8 +247,7 @@ class HeuristicPolicy:
 
     def choose(self, state: State) -> int:
         """The action (int) this policy plays in ``state`` for the seat to act."""
-        ph = state._phase
-        if ph == DECLARE:
+        if state._phase == DECLARE:
             return self._declare(state)
         if state.end_phase:
             return self._end_play(state)
@@ -169,13 +256,14 @@ class HeuristicPolicy:
     # ------------------------------------------------------------------ declaring
 
     def _declare(self, state: State) -> int:
-        if not _targets(state.rules, state.trump).may_meld(state, state._turn) and not (
+        tg = _targets(state.rules, state.trump)
+        if not tg.may_meld(state, state._turn) and not (
             state._can_exchange(state._turn) or state._unscored_seven(state._turn) >= 0
         ):
             return act.PASS
         legal = state.legal_actions()
         rules = state.rules
-        melds = [(a, a >> 9, rules.melds[state.classify(a >> 9)]) for a in legal if a >= 512]
+        melds = [(a, a >> 9, rules.melds[tg.kind(state, a >> 9)]) for a in legal if a >= 512]
         # a meld that a bigger one of its class contains comes first while tricks remain to
         # be won: royal marriage then sequence (290, not 250), bezique then double (540)
         p_again = min(0.95, state.stock_left / 20.0)
@@ -197,90 +285,92 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------ the stock phase
 
-    def _context(self, state: State) -> tuple[list[int], list[float], int]:
-        """(my card counts, the cost of losing one copy of each card, unseen card count)."""
+    @staticmethod
+    def _context(state: State, tg: _Targets, held: int) -> tuple[list[float], int]:
+        """(the cost of losing one copy of each card, unseen card count) for the seat to act,
+        which holds the physical cards ``held`` (hand and shown)."""
         seat = state._turn
-        rules = state.rules
-        trump = state.trump
-        deck = _deck_counts(rules)
-        mine = _fold(state._hand[seat] | state._shown[seat])
-        gone = _fold(state._won[0] | state._won[1] | state._shown[1 - seat]
-                     | (0 if state._lead < 0 else 1 << state._lead))
-        avail = [deck[c] - mine[c] - gone[c] for c in range(32)]
-        stock = state.stock_left
-        scale = min(1.0, stock / 16.0)
-        comp = [_COMPLETE[0]] + [p * scale for p in _COMPLETE[1:]]
+        copies = tg.copies
+        gone = (state._won[0] | state._won[1] | state._shown[1 - seat]
+                | (0 if state._lead < 0 else 1 << state._lead))
+        # the cards neither held nor seen gone (the won, shown and led cards are distinct
+        # physical cards, so per card: copies in the pack - mine - gone)
+        unseen = tg.deck_mask & ~(held | gone)
+        mine = _counts(held, copies)
+        avail = _counts(unseen, copies)
+        comp = _comp(state.stock_left)
         cost = [0.0] * 32
-        scored = {(k, _fold32(m)) for k, m in state._melds[seat]}
-        scored_kinds = {k for k, _ in scored}
-        tg = _targets(rules, trump)
-        for kind, pts, needs in tg.fixed:
-            if kind in scored_kinds and (kind, _cards32(needs)) in scored:
+        scored_melds = state._melds[seat]
+        scored = {(k, _fold32(m)) for k, m in scored_melds}
+        for kind, pts, needs, cards32 in tg.fixed_sets:
+            if scored and (kind, cards32) in scored:
                 continue
             need = 0
-            ok = True
             for c, n in needs:
                 miss = n - mine[c]
                 if miss > 0:
                     if avail[c] < miss:
-                        ok = False
                         break
                     need += miss
-            if not ok or need >= len(_COMPLETE):
-                continue
-            now = pts * comp[need]
-            if now < 1.0:
-                continue
-            for c, n in needs:
-                if 0 < mine[c] <= n:
-                    after = need + 1
-                    dead = avail[c] < n - mine[c] + 1 or after >= len(comp)
-                    cost[c] += now - (0.0 if dead else pts * comp[after])
-        for kind, pts, rank, n in tg.fours:
+            else:
+                if need >= _NCOMP:
+                    continue
+                now = pts * comp[need]
+                if now < 1.0:
+                    continue
+                for c, n in needs:
+                    mc = mine[c]
+                    if 0 < mc <= n:
+                        after = need + 1
+                        dead = avail[c] < n - mc + 1 or after >= _NCOMP
+                        cost[c] += now - (0.0 if dead else pts * comp[after])
+        scored_kinds = {k for k, _ in scored_melds}
+        distinct = tg.distinct
+        h32 = _fold32(held)
+        spare32 = _fold32(unseen) & ~h32  # cards none of which I hold, some unseen
+        for kind, pts, n, cards, rmask, rphys in tg.four_cards:
             if kind in scored_kinds:
                 continue
-            cards = [make_card(rank, s) for s in range(4)]
-            if tg.distinct:
-                have = sum(1 for c in cards if mine[c])
-                if have + sum(1 for c in cards if not mine[c] and avail[c] > 0) < n:
+            if distinct:  # the suits I hold, and those I could still draw
+                have = (h32 & rmask).bit_count()
+                total = 0
+                if have + (spare32 & rmask).bit_count() < n:
                     continue
-            else:
-                have = min(n, sum(mine[c] for c in cards))
-                if have + sum(avail[c] for c in cards) < n:
+            else:  # copies of the rank held, and unseen
+                total = (held & rphys).bit_count()
+                have = min(n, total)
+                if have + (unseen & rphys).bit_count() < n:
                     continue
             need = n - have
-            if need >= len(_COMPLETE):
+            if need >= _NCOMP:
                 continue
             now = pts * comp[need]
             if now < 1.0:
                 continue
             lost = now - pts * comp[min(need + 1, 8)]
-            total = sum(mine[c] for c in cards)
             for c in cards:
-                if mine[c] and (mine[c] == 1 if tg.distinct else total <= n):
+                mc = mine[c]
+                if mc and (mc == 1 if distinct else total <= n):
                     cost[c] += lost
-        pts_of = rules.card_points
-        for c in range(32):
-            if mine[c]:
-                r = c & 7
-                v = 0.0
-                if c >> 3 == trump:
-                    v += 8.0 + (6.0 if r <= TEN else 0.0)
-                elif r == ACE:
-                    v += 5.0
-                v += pts_of[r] * 0.3
-                cost[c] += v
-        unseen = sum(max(0, a) for a in avail)
-        return mine, cost, unseen
+        strength = tg.strength
+        while h32:
+            low = h32 & -h32
+            c = low.bit_length() - 1
+            cost[c] += strength[c]
+            h32 ^= low
+        return cost, unseen.bit_count()
 
-    def _ready(self, state: State, seat: int) -> tuple[list[tuple[int, int]], int, int]:
+    @staticmethod
+    def _ready(state: State, tg: _Targets, seat: int) -> _Ready:
         """What winning now would let the seat declare: the legal melds as (points, 32-bit
-        card set) best first, 10 if a seven of trumps can score, and the cards held twice."""
+        card set) best first, 10 if a seven of trumps can score, the cards held twice, and the
+        seven of trumps."""
         rules = state.rules
         melds = []
-        if _targets(rules, state.trump).may_meld(state, seat):
+        if tg.may_meld(state, seat):
+            kinds = rules.melds
             melds = sorted(
-                ((rules.melds[state.classify(m)].points, _fold32(m))
+                ((kinds[tg.kind(state, m)].points, _fold32(m))
                  for m in state._legal_meld_masks(seat)),
                 reverse=True,
             )
@@ -293,32 +383,30 @@ class HeuristicPolicy:
         held = state._hand[seat] | state._shown[seat]
         twice = 0
         for k in range(1, state.copies):
-            twice |= (held >> (32 * k)) & 0xFFFFFFFF
-        return melds, seven_bonus, twice
+            twice |= (held >> (32 * k)) & _M32
+        return melds, seven_bonus, twice, tg.seven_card
 
     @staticmethod
-    def _meld_ready(ready: tuple[list[tuple[int, int]], int, int], state: State,
-                    exclude: int) -> int:
+    def _meld_ready(ready: _Ready, exclude: int) -> int:
         """Points the seat could declare after winning a trick without card ``exclude``."""
-        melds, seven_bonus, twice = ready
+        melds, seven_bonus, twice, seven = ready
         bit = 1 << exclude
         best = 0
         for pts, cards in melds:
             if not cards & bit or twice & bit:
                 best = pts
                 break
-        if seven_bonus and (exclude != make_card(state.rules.seven_rank, state.trump)
-                            or twice & bit):
+        if seven_bonus and (exclude != seven or twice & bit):
             best += seven_bonus
         return best
 
-    def _candidates(self, state: State, seat: int) -> list[int]:
+    @staticmethod
+    def _candidates(state: State, seat: int) -> list[int]:
         """One physical card per distinct playable card: a shown copy before a concealed one
         (the concealed copy is fresh for every meld class, so it is worth more)."""
         out: list[int] = []
         seen = 0
-        sh = state._shown[seat]
-        for mask in (sh, state._hand[seat]):
+        for mask in (state._shown[seat], state._hand[seat]):
             while mask:
                 low = mask & -mask
                 p = low.bit_length() - 1
@@ -333,35 +421,35 @@ class HeuristicPolicy:
         seat = state._turn
         rules = state.rules
         trump = state.trump
-        mine, cost, unseen = self._context(state)
+        tg = _targets(rules, trump)
+        held = state._hand[seat] | state._shown[seat]
+        cost, unseen = self._context(state, tg, held)
         pts_of = rules.card_points
         cands = self._candidates(state, seat)
-        ready = self._ready(state, seat)
+        meld_ready = self._meld_ready
         best, best_score = cands[0], -1e18
         if state._phase == LEAD:
+            ready = self._ready(state, tg, seat)
             opp = 1 - seat
             opp_h = (state._hand[opp] | state._shown[opp]).bit_count()
-            opp_shown = _fold(state._shown[opp])
-            gone = _fold(state._won[0] | state._won[1])
-            deck = _deck_counts(rules)
-            outside = [deck[c] - mine[c] - gone[c] for c in range(32)]
+            opp_shown = _fold32(state._shown[opp])
+            # the copies neither mine nor won (the opponent's, shown or not, and the stock)
+            outside = tg.deck_mask & ~(held | state._won[0] | state._won[1])
+            beat32, beat_phys = tg.beat32, tg.beat_phys
+            tries = max(1, opp_h)
             for p in cands:
                 c = p & 31
-                s, r = c >> 3, c & 7
-                beaters = sum(outside[s * 8 + k] for k in range(r))
-                shown_beat = any(opp_shown[s * 8 + k] for k in range(r))
-                if s != trump:
-                    beaters += sum(outside[trump * 8 + k] for k in range(8))
-                    shown_beat = shown_beat or any(opp_shown[trump * 8 + k] for k in range(8))
-                if shown_beat:
+                r = c & 7
+                beaters = (outside & beat_phys[c]).bit_count()
+                if opp_shown & beat32[c]:
                     p_hold = 1.0
                 elif unseen > 0 and beaters > 0:
-                    p_hold = 1.0 - (1.0 - min(1.0, beaters / unseen)) ** max(1, opp_h)
+                    p_hold = 1.0 - (1.0 - min(1.0, beaters / unseen)) ** tries
                 else:
                     p_hold = 0.0
                 pc = pts_of[r]
                 p_beat = p_hold if pc > 0 else p_hold * 0.5
-                meld = self._meld_ready(ready, state, c)
+                meld = meld_ready(ready, c)
                 score = -cost[c] + (1.0 - p_beat) * (meld + pc) - p_beat * pc
                 if score > best_score:
                     best, best_score = p, score
@@ -369,13 +457,19 @@ class HeuristicPolicy:
         lead = state._lead & 31
         ls, lr = lead >> 3, lead & 7
         trick_pts = pts_of[lr]
+        ready2: _Ready | None = None  # only needed when a card wins
         for p in cands:
             c = p & 31
             s, r = c >> 3, c & 7
-            win = (r < lr) if s == ls else (s == trump)
             pts = trick_pts + pts_of[r]
             keep = cost[c]
-            score = pts + self._meld_ready(ready, state, c) - keep if win else -pts - keep
+            win = (r < lr) if s == ls else (s == trump)
+            if win:
+                if ready2 is None:
+                    ready2 = self._ready(state, tg, seat)
+                score = pts + meld_ready(ready2, c) - keep
+            else:
+                score = -pts - keep
             if score > best_score:
                 best, best_score = p, score
         return best
@@ -416,14 +510,15 @@ class HeuristicPolicy:
                         pts_of[r], -r if s != trump else -r + 100)
 
             return min(legal, key=key)
-        other = _fold(state._hand[1 - seat])
-        opp_trumps = any(other[trump * 8 + k] for k in range(8))
+        other = _fold32(state._hand[1 - seat])
+        opp_trumps = other >> (trump * 8) & 0xFF
 
         def lead_key(p: int) -> tuple[int, int, int]:
             c = p & 31
             s, r = c >> 3, c & 7
-            beaten = any(other[s * 8 + k] for k in range(r))
-            if s != trump and not any(other[s * 8 + k] for k in range(8)) and opp_trumps:
+            suit = other >> (s * 8) & 0xFF
+            beaten = bool(suit & ((1 << r) - 1))
+            if s != trump and not suit and opp_trumps:
                 beaten = True
             return (1 if beaten else 0, -pts_of[r] if not beaten else pts_of[r],
                     r if not beaten else -r)
