@@ -86,3 +86,44 @@ def test_two_real_states_with_one_observation_give_the_same_worlds() -> None:
     a = WorldSampler(obs).sample(random.Random(3))
     b = WorldSampler(other.observation(1)).sample(random.Random(3))
     assert a.key() == b.key()
+
+
+def _passes_with_points(world: State, seat: int) -> int:
+    """How often ``seat`` won a trick and passed although it could have scored, in ``world``'s
+    history (replayed from its deal)."""
+    obs = world.observation(1 - seat)
+    replay = State.from_cards(world.rules, [[p & 31 for p in h] for h in world.deal_hands],
+                              world.turnup_card & 31, [p & 31 for p in world.stock],
+                              obs.dealer, obs.totals)
+    count = 0
+    fresh = False
+    for player, text in obs.actions:
+        if fresh and player == seat and text == "pass" and len(replay.legal_actions()) > 1:
+            count += 1
+        fresh = text.startswith("play") and replay.phase == "follow"
+        replay.apply(text)
+    return count
+
+
+def test_inference_prefers_worlds_where_the_opponent_had_nothing_to_declare() -> None:
+    # two heuristic players: the heuristic always scores what it can, so in the real deal the
+    # opponent never passed with points to score; uniform worlds often say it did
+    from bezique.agents import make_agent
+
+    rules = Rules.preset("bezique")
+    uniform = inferred = 0
+    for seed in range(6):
+        s = State.new_deal(rules, seed, dealer=1)
+        players = [make_agent("heuristic", seed=1), make_agent("heuristic", seed=2)]
+        for _ in range(40):
+            s.apply(players[s.current_player()].act(s.observation(s.current_player())))
+        obs = s.observation(0)
+        assert _passes_with_points(s, 1) == 0
+        rng = random.Random(seed)
+        plain, weighted = WorldSampler(obs), WorldSampler(obs, infer=0.95)
+        for _ in range(15):
+            w = weighted.sample(rng)
+            assert w.observation(0) == obs
+            inferred += _passes_with_points(w, 1)
+            uniform += _passes_with_points(plain.sample(rng), 1)
+    assert uniform >= 40 and inferred <= uniform // 3

@@ -204,6 +204,18 @@ class Rules:
     end_check: str = "deal"
     _defaults: tuple[tuple[str, Any], ...] = field(default=(), repr=False, compare=False)
 
+    def __hash__(self) -> int:
+        """Hash of the compared fields, computed once: agents key their caches by Rules."""
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.compare))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle without the cached hash (string hashes differ between processes)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     @staticmethod
     def preset(name: str, **options: Any) -> Rules:
         """The preset called ``name`` (``bezique`` or ``binocle``) with some options changed."""

@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
 from ..errors import BeziqueError
 from ..observation import Observation
-from ..state import State
+from ..state import FOLLOW, State
 
 _TRIES = 200
+_INFER_TRIES = 24  # tries for a world the inference keeps before taking the likeliest seen
 
 
 class SamplingError(BeziqueError):
@@ -320,32 +321,68 @@ _bits = bit_list
 
 
 def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
-            stock: Sequence[int]) -> State | None:
+            stock: Sequence[int], infer: bool = False) -> tuple[State, int] | None:
+    """The deal replayed through the observed actions, and (with ``infer``) how many times the
+    opponent won a trick and declared nothing though it could have scored."""
     state = State.from_cards(obs.rules, hands, turnup, stock, obs.dealer, obs.totals)
+    opp = 1 - obs.seat
+    unlikely = 0
+    fresh_turn = False
+    targets = None
+    if infer:
+        from .heuristic import _targets  # (the heuristic samples worlds too)
+
+        targets = _targets(obs.rules, obs.trump)
     try:
-        for _, text in obs.actions:
+        for player, text in obs.actions:
+            if (targets is not None and fresh_turn and player == opp and text == "pass"
+                    and ((state._turnup >= 0 and state._unscored_seven(opp) >= 0)
+                         or targets.may_meld(state, opp))
+                    and len(state.legal_actions()) > 1):
+                unlikely += 1
+            fresh_turn = text.startswith("play") and state._phase == FOLLOW
             state.apply(text)
     except BeziqueError:
         return None
-    return state
+    return state, unlikely
 
 
 class WorldSampler:
-    """Samples worlds for one observation; the analysis of the observation is done once."""
+    """Samples worlds for one observation; the analysis of the observation is done once.
 
-    def __init__(self, obs: Observation) -> None:
+    ``infer`` (0 to 1) makes worlds less likely in which the opponent, having won a trick,
+    passed although it could have declared something: each such pass keeps the world only with
+    probability ``1 - infer`` (players seldom pass up points); when a few tries find no world
+    kept, the one with the fewest such passes is taken.  0 samples uniformly among the
+    consistent worlds."""
+
+    def __init__(self, obs: Observation, infer: float = 0.0) -> None:
         self.obs = obs
         self.plan = _Plan(obs)
+        self.infer = infer
 
     def sample(self, rng: random.Random) -> State:
         """One complete state consistent with the observation."""
+        infer = self.infer
+        best: tuple[int, State] | None = None
         for i in range(_TRIES):
             deal = self.plan.build(rng, 0.0 if i < 4 else 0.15)
             if deal is None:
                 continue
-            state = _replay(self.obs, *deal)
-            if state is not None and _matches(state, self.obs):
+            got = _replay(self.obs, *deal, infer=bool(infer))
+            if got is None:
+                continue
+            state, unlikely = got
+            if not _matches(state, self.obs):
+                continue
+            if not unlikely or rng.random() < (1.0 - infer) ** unlikely:
                 return state
+            if best is None or unlikely < best[0]:
+                best = (unlikely, state)
+            if i >= _INFER_TRIES:
+                return best[1]
+        if best is not None:
+            return best[1]
         raise SamplingError("no deal consistent with this observation was found")
 
 

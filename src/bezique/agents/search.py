@@ -8,21 +8,26 @@ worlds serve every action, so the comparison is fair.
 
 Whole-deal rollouts are too chaotic in Bezique (one trick won or lost decides whether a 500
 meld is ever declared), so while the stock is large a rollout plays only ``horizon`` more
-tricks and adds :func:`evaluate`: points scored and brisques taken so far, and what each hand
-can still make (:func:`potential`).  Once fewer than ``full_below`` cards are left in the stock
-the deal is played out, and from the end phase on it is solved exactly
-(:mod:`bezique.agents.solver`); in the real end phase the agent needs no sampling at all.  The
-heuristic's own choice gets a head start of ``prior`` points, so that noise alone does not
-make the search depart from sound play.
+tricks and adds an evaluation: points scored and brisques taken so far, and what each hand is
+still worth, with weights fitted to thousands of deals (:mod:`bezique.agents.evaluation`;
+``evaluation=simple`` uses the hand-set :func:`evaluate` and :func:`potential` instead).
+Once fewer than ``full_below`` cards are left in the stock the deal is played out, and from
+the end phase on it is solved exactly (:mod:`bezique.agents.solver`); in the real end phase
+the agent needs no sampling at all.  The heuristic's own choice gets a head start: another
+action must beat it by ``prior`` points and by ``confidence`` standard errors of the paired
+differences over the worlds, so that noise alone does not make the search depart from sound
+play.
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
 ``rollout`` = ``heuristic`` (default) or ``random`` (weak and fast, for tests);
-``horizon``, ``full_below``, ``prior`` as above; ``solver_cards``: rollouts reaching the end
-phase with at most this many cards in hand are solved exactly.
+``horizon``, ``full_below``, ``prior``, ``confidence``, ``evaluation`` as above;
+``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
+solved exactly.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from ..cards import bit_list, card_of
@@ -30,6 +35,7 @@ from ..errors import OptionError
 from ..observation import Observation
 from ..state import LEAD, State
 from .base import register_agent
+from .evaluation import evaluate as learned_evaluate
 from .heuristic import HeuristicPolicy, _targets
 from .sampling import WorldSampler
 from .solver import EndSolver, SolverBudgetError, hand_mask, solve
@@ -149,8 +155,9 @@ class Rollout:
 
     def __init__(self, policy: HeuristicPolicy, solver_cards: int = 8,
                  solver_nodes: int = 50_000, use_random: bool = False,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, learned: bool = True) -> None:
         self.policy = policy
+        self.evaluate = learned_evaluate if learned else evaluate
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
         self.use_random = use_random
@@ -164,7 +171,7 @@ class Rollout:
         stop = state._tricks + horizon if horizon else 1 << 30
         while not state.is_terminal():
             if state._tricks >= stop and state._phase == LEAD and not state.end_phase:
-                return evaluate(state, seat)
+                return self.evaluate(state, seat)
             if state.end_phase:
                 exact = self._solve_rest(state, seat)
                 if exact is not None:
@@ -216,11 +223,14 @@ class SearchAgent:
 
     def __init__(self, seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
-                 prior: float = 10.0) -> None:
+                 prior: float = 10.0, evaluation: str = "learned",
+                 confidence: float = 0.0, infer: float = 0.0) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise OptionError(f"samples must be a positive whole number, not {samples!r}")
         if rollout not in ("heuristic", "random"):
             raise OptionError(f"rollout must be heuristic or random, not {rollout!r}")
+        if evaluation not in ("learned", "simple"):
+            raise OptionError(f"evaluation must be learned or simple, not {evaluation!r}")
         self.rng = random.Random(seed)
         self.samples = samples
         if not isinstance(horizon, int) or horizon < 0:
@@ -228,9 +238,14 @@ class SearchAgent:
         self.horizon = horizon
         self.full_below = full_below
         self.prior = float(prior)
+        self.confidence = float(confidence)
+        if not 0.0 <= float(infer) < 1.0:
+            raise OptionError(f"infer must be at least 0 and below 1, not {infer!r}")
+        self.infer = float(infer)
         self.policy = HeuristicPolicy(solver_cards=0)
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
-                               use_random=rollout == "random", rng=random.Random(seed))
+                               use_random=rollout == "random", rng=random.Random(seed),
+                               learned=evaluation == "learned")
 
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
@@ -251,10 +266,10 @@ class SearchAgent:
         """(best action, average deal result of each legal action over the sampled worlds)."""
         legal = candidates(obs)
         seat = obs.seat
-        sampler = WorldSampler(obs)
+        sampler = WorldSampler(obs, self.infer)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
-        totals = dict.fromkeys(legal, 0.0)
+        values: dict[str, list[float]] = {t: [] for t in legal}
         # near the end of the stock the deal is played out (and solved); before, a few tricks
         # and the evaluation, which is far less noisy than the chaos of a whole deal
         horizon = 0 if obs.stock < self.full_below else self.horizon
@@ -266,17 +281,33 @@ class SearchAgent:
             for text in legal:
                 s = world.clone()
                 s.apply(text)
-                totals[text] += self.rollout.value(s, seat, horizon)
+                values[text].append(self.rollout.value(s, seat, horizon))
         n = float(self.samples)
-        means = {t: v / n for t, v in totals.items()}
-        # the heuristic's own choice gets a small head start: a noisy estimate must beat it
-        # by a margin before the search departs from sound play
-        if self.prior and first is not None:
-            pick = first.action_to_string(self.policy.choose(first))
-            if pick in means:
-                means[pick] += self.prior
+        means = {t: sum(v) / n for t, v in values.items()}
+        # the heuristic's own choice gets a head start: a noisy estimate must beat it by
+        # ``prior`` points, and by ``confidence`` standard errors of the paired differences
+        # (the same worlds), before the search departs from sound play
+        pick = first.action_to_string(self.policy.choose(first)) if first is not None else ""
+        if pick in means:
+            rival = max((t for t in legal if t != pick), key=lambda t: (means[t], _prefer(t)))
+            gain = means[rival] - means[pick]
+            if gain <= self.prior or gain <= self.confidence * _stderr(values[rival],
+                                                                       values[pick]):
+                return pick, means
+            return rival, means
         best = max(legal, key=lambda t: (means[t], _prefer(t)))
         return best, means
+
+
+def _stderr(a: list[float], b: list[float]) -> float:
+    """Standard error of the mean of the paired differences ``a[i] - b[i]``."""
+    n = len(a)
+    if n < 2:
+        return 0.0
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    m = sum(d) / n
+    var: float = sum((x - m) ** 2 for x in d) / (n - 1) / n
+    return math.sqrt(var)
 
 
 def candidates(obs: Observation) -> tuple[str, ...]:
@@ -297,5 +328,7 @@ def _prefer(text: str) -> int:
 @register_agent("search", "determinized Monte Carlo with heuristic rollouts and an exact endgame")
 def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
-                 prior: float = 10.0) -> SearchAgent:
-    return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior)
+                 prior: float = 10.0, evaluation: str = "learned",
+                 confidence: float = 0.0, infer: float = 0.0) -> SearchAgent:
+    return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
+                       evaluation, confidence, infer)

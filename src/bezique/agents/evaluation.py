@@ -1,0 +1,162 @@
+"""A learned evaluation of stock-phase positions, for the search AI's rollouts.
+
+The search plays a few tricks past each candidate action and then needs to know what the
+position is worth: the points already scored are certain, but the cards in each hand are worth
+something too (melds they may still make, trumps and aces for the last tricks).  How much is a
+question of fact, so the weights are fitted: :func:`features` describes one seat's hand from a
+full-information :class:`~bezique.state.State` (a sampled world), and ``benchmarks/
+fit_evaluation.py`` regresses the points each seat went on to win in thousands of deals between
+two heuristic players on the difference of their features.  :func:`evaluate` is then the points
+so far plus the fitted value of the difference.
+
+The features, for one seat: the points of the melds its cards could still make, grouped by how
+many cards are missing (0 to 3; the missing cards must still be in the stock), also weighted by
+how much of the stock is left; its trumps, trump aces and tens, other aces and tens, also
+weighted by how little of the stock is left; whether it leads next; and an unscored seven of
+trumps while the turn-up lies.
+"""
+
+from __future__ import annotations
+
+from ..state import State
+from .heuristic import _targets
+
+#: Names of the features of :func:`features`, in order.
+FEATURES = (
+    "meld0", "meld1", "meld2", "meld3",
+    "meld0_stock", "meld1_stock", "meld2_stock", "meld3_stock",
+    "trumps", "trump_brisques", "aces", "tens",
+    "trumps_late", "trump_brisques_late", "aces_late", "tens_late",
+    "lead", "seven",
+)
+
+# fitted by benchmarks/fit_evaluation.py (do not edit by hand) -- begin weights
+WEIGHTS: tuple[float, ...] = (
+    0.3504, 0.3075, 0.1345, 0.0551,
+    -0.1563, -0.1251, -0.0333, 0.0028,
+    4.247, 16.17, 6.303, 3.134,
+    1, 3.176, 0.3733, -3.617,
+    -6.25, 13.43,
+)
+# fitted by benchmarks/fit_evaluation.py -- end weights
+
+
+def _counts(mask: int) -> list[int]:
+    """Copies of each of the 32 cards in a physical mask."""
+    out = [0] * 32
+    while mask:
+        low = mask & -mask
+        out[(low.bit_length() - 1) & 31] += 1
+        mask ^= low
+    return out
+
+
+def features(state: State, seat: int) -> list[float]:
+    """The features of ``seat``'s position (see :data:`FEATURES`), from a full-information
+    state in the stock phase.  Melds already scored (the same kind on the same cards, or any
+    four of that kind) are not counted again."""
+    rules = state.rules
+    trump = state.trump
+    tg = _targets(rules, trump)
+    mine = _counts(state._hand[seat] | state._shown[seat])
+    pool_mask = 0
+    for q in state.stock[state._pos:]:
+        pool_mask |= 1 << q
+    if state._turnup >= 0:
+        pool_mask |= 1 << state._turnup
+    pool = _counts(pool_mask)
+    sf = state.stock_left / max(1, rules.stock_size)
+    late = 1.0 - sf
+    by_miss = [0.0, 0.0, 0.0, 0.0]
+    scored: set[tuple[int, int]] = set()
+    kinds: set[int] = set()
+    for kind, m in state._melds[seat]:
+        f = 0
+        while m:
+            f |= m & 0xFFFFFFFF
+            m >>= 32
+        scored.add((kind, f))
+        kinds.add(kind)
+    for kind, pts, needs in tg.fixed:
+        cards = 0
+        held = 0
+        miss = 0
+        ok = True
+        for c, n in needs:
+            cards |= 1 << c
+            k = mine[c]
+            held += k
+            if k < n:
+                if pool[c] < n - k:
+                    ok = False
+                    break
+                miss += n - k
+        if ok and held and miss <= 3 and (kind in kinds and (kind, cards) in scored) is False:
+            by_miss[miss] += pts
+    for kind, pts, rank, n in tg.fours:
+        if kind in kinds:
+            continue
+        have = 0
+        extra = 0
+        for suit in range(4):
+            c = suit * 8 + rank
+            k = mine[c]
+            if tg.distinct:
+                have += 1 if k else 0
+                extra += 0 if k else min(pool[c], 1)
+            else:
+                have += k
+                extra += pool[c]
+        if not have:
+            continue
+        miss = max(0, n - have)
+        if miss <= 3 and miss <= extra:
+            by_miss[miss] += pts
+    trumps = high = aces = tens = 0
+    for c in range(32):
+        k = mine[c]
+        if not k:
+            continue
+        r = c & 7
+        if c >> 3 == trump:
+            if r <= 1:
+                high += k
+            else:
+                trumps += k
+        elif r == 0:
+            aces += k
+        elif r == 1:
+            tens += k
+    lead = 1.0 if state._turn == seat and state._lead < 0 else 0.0
+    seven = 0.0
+    if state._turnup >= 0 and state._unscored_seven(seat) >= 0:
+        seven = 1.0
+    return [
+        by_miss[0], by_miss[1], by_miss[2], by_miss[3],
+        by_miss[0] * sf, by_miss[1] * sf, by_miss[2] * sf, by_miss[3] * sf,
+        float(trumps), float(high), float(aces), float(tens),
+        trumps * late, high * late, aces * late, tens * late,
+        lead, seven,
+    ]
+
+
+def so_far(state: State, seat: int) -> float:
+    """Points ``seat`` has over the other so far, brisques taken counted when they score at
+    the end of the deal."""
+    s = state.scores
+    diff = float(s[seat] - s[1 - seat])
+    if state.rules.brisques == "end" and not state.is_terminal():
+        b = state.brisques
+        diff += b[seat] - b[1 - seat]
+    return diff
+
+
+def evaluate(state: State, seat: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+    """The learned value of a stock-phase state for ``seat``: points so far (see
+    :func:`so_far`) plus the fitted worth of the difference of the two seats' features."""
+    base = so_far(state, seat)
+    if state.is_terminal():
+        return base
+    a = features(state, seat)
+    b = features(state, 1 - seat)
+    return base + sum(w * (x - y) for w, x, y in zip(weights, a, b, strict=True))
