@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/strength.py [--deals 200] [--games 50] [--jobs 2] [--seed 1]
         [--search search] [--search-deals N] [--search-games N] [--only NAME,...]
-        [--solver-positions 30] [--out benchmarks/STRENGTH.md]
+        [--solver-positions 30] [--decision-deals 0] [--out benchmarks/STRENGTH.md]
 
 Every match is played in the arena (``bezique.arena``): duplicated deals (each deal twice, seats
 swapped) and duplicated 1000-point games.  The Markdown report is rewritten after each match, so
@@ -29,6 +29,7 @@ from pathlib import Path
 
 from bezique import Rules, State
 from bezique.agents import make_agent
+from bezique.agents.search import candidates
 from bezique.agents.solver import solve
 from bezique.arena import MatchResult, run_match, score_interval
 
@@ -92,6 +93,34 @@ def solver_times(n: int, seed: int) -> tuple[float, float, int]:
     return statistics.median(times), max(times), int(statistics.median(nodes))
 
 
+def decision_times(spec: str, n: int, seed: int) -> tuple[float, float, float, int]:
+    """Seconds the search agent thinks a decision in ``n`` deals of two heuristic players
+    (it answers every decision of seat 0, the heuristic's move is played): median over all
+    decisions, median and 90th percentile over those with a real choice (more than one
+    candidate, before the end phase), and how many decisions were timed."""
+    rules = Rules.preset("bezique")
+    every: list[float] = []
+    real: list[float] = []
+    for i in range(n):
+        state = State.new_deal(rules, seed=seed * 104_729 + i)
+        agents = [make_agent("heuristic", seed=i), make_agent("heuristic", seed=i + 1)]
+        search = make_agent(spec, seed=i)
+        while not state.is_terminal():
+            p = state.current_player()
+            obs = state.observation(p)
+            if p == 0:
+                t0 = time.perf_counter()
+                search.act(obs)
+                dt = time.perf_counter() - t0
+                every.append(dt)
+                if len(candidates(obs)) > 1 and not (obs.stock == 0 and obs.turnup is None):
+                    real.append(dt)
+            state.apply(agents[p].act(obs))
+    real.sort()
+    return (statistics.median(every), statistics.median(real), real[int(0.9 * len(real))],
+            len(every))
+
+
 def _git_commit() -> str:
     """The commit checked out, with ``+changes`` if ``src`` differs from it."""
     try:
@@ -106,7 +135,8 @@ def _git_commit() -> str:
 
 def write_report(path: Path, args: argparse.Namespace, command: str,
                  rows: dict[tuple[str, str, str], Row], solver: tuple[float, float, int] | None,
-                 done: bool, started: str, commit: str) -> None:
+                 done: bool, started: str, commit: str,
+                 decisions: tuple[float, float, float, int] | None = None) -> None:
     """The Markdown report of the rows measured so far."""
     lines = [
         "# Playing strength",
@@ -141,6 +171,12 @@ def write_report(path: Path, args: argparse.Namespace, command: str,
         lines.append(f"| exact solver, first of the last eight tricks | – | median {med:.1f} ms "
                      f"(worst {worst:.1f} ms, median {nodes} nodes) over "
                      f"{args.solver_positions} positions | – |")
+    if decisions is not None:
+        med, med_real, p90, count = decisions
+        lines.append(f"| search decision time, one core | ≤ 1 s median | median {med:.2f} s over "
+                     f"{count} decisions of {args.decision_deals} deals; with a real choice "
+                     f"median {med_real:.2f} s, 90th percentile {p90:.2f} s | "
+                     f"{'met' if med <= 1.0 else 'not met'} |")
     short = [
         name for name in MATCHES
         if name.startswith("search") and name in args.only
@@ -175,6 +211,8 @@ def main() -> None:
                     help=f"comma-separated matches to run ({', '.join(MATCHES)})")
     ap.add_argument("--solver-positions", type=int, default=30,
                     help="positions for the solver timing (0: skip)")
+    ap.add_argument("--decision-deals", type=int, default=0,
+                    help="deals over which to time the search agent's decisions (0: skip)")
     ap.add_argument("--note", action="append", default=[], help="a note for the report")
     ap.add_argument("--out", type=Path, default=HERE / "STRENGTH.md")
     args = ap.parse_args()
@@ -193,7 +231,11 @@ def main() -> None:
     if args.solver_positions > 0:
         solver = solver_times(args.solver_positions, args.seed)
         print(f"solver: median {solver[0]:.1f} ms", file=sys.stderr)
-    write_report(args.out, args, command, rows, solver, False, started, commit)
+    decisions = None
+    if args.decision_deals > 0:
+        decisions = decision_times(args.search, args.decision_deals, args.seed)
+        print(f"decisions: median {decisions[0]:.2f} s", file=sys.stderr)
+    write_report(args.out, args, command, rows, solver, False, started, commit, decisions)
     for name in args.only:
         a, b = name.split("-")
         a = args.search if a == "search" else a
@@ -208,8 +250,9 @@ def main() -> None:
             row = Row(m, time.perf_counter() - t0)
             rows[(a, b, mode)] = row
             print(_fmt_row(row), file=sys.stderr, flush=True)
-            write_report(args.out, args, command, rows, solver, False, started, commit)
-    write_report(args.out, args, command, rows, solver, True, started, commit)
+            write_report(args.out, args, command, rows, solver, False, started, commit,
+                         decisions)
+    write_report(args.out, args, command, rows, solver, True, started, commit, decisions)
     print(f"report written to {args.out}", file=sys.stderr)
 
 

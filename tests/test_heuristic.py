@@ -135,3 +135,31 @@ def test_choice_does_not_depend_on_hidden_cards() -> None:
     other = sample_world(obs, random.Random(123))
     assert other.observation(seat) == obs and other.key() != s.key()
     assert HeuristicAgent(seed=5).act(obs) == HeuristicAgent(seed=5).act(other.observation(seat))
+
+
+def test_the_policy_chooses_alike_in_every_world_the_seat_cannot_tell_apart() -> None:
+    # the policy reads only what its seat sees: worlds differing in hidden cards (and in which
+    # physical copy of a card the seat holds) give one choice
+    import random as _random
+
+    from bezique import Rules, State
+    from bezique.agents.heuristic import HeuristicPolicy
+    from bezique.agents.sampling import WorldSampler
+
+    for variant in ("bezique", "binocle"):
+        for seed in range(25):
+            rng = _random.Random(seed)
+            s = State.new_deal(Rules.preset(variant), seed=seed)
+            policy = HeuristicPolicy(solver_cards=0)
+            for _ in range(rng.randrange(0, 50)):
+                if s.end_phase:
+                    break
+                s.apply_action(policy.choose(s) if rng.random() < 0.7
+                               else rng.choice(s.legal_actions()))
+            if s.end_phase:
+                continue
+            obs = s.observation(s.current_player())
+            sampler = WorldSampler(obs)
+            worlds = [sampler.sample(_random.Random(k)) for k in range(6)]
+            picks = {w.action_to_string(policy.choose(w)) for w in worlds}
+            assert picks == {s.action_to_string(policy.choose(s))}, (variant, seed, picks)

@@ -104,3 +104,39 @@ def test_potential_counts_a_meld_waiting_in_hand() -> None:
     assert potential(with_pair, 0) > potential(without, 0) + 20
     # at the start nothing is scored: the evaluation is the difference of the potentials
     assert evaluate(with_pair, 0) == potential(with_pair, 0) - potential(with_pair, 1)
+
+
+def test_a_time_budget_sets_how_many_worlds_are_searched() -> None:
+    s = _position(8, 6)
+    obs = s.observation(s.current_player())
+    agent = SearchAgent(seed=2)
+    agent.set_budget(40)
+    assert agent.evaluate(obs)[0] in obs.legal
+    short = agent.last_worlds
+    agent.set_budget(600)
+    agent.evaluate(obs)
+    assert 2 <= short < agent.last_worlds
+    agent.set_budget(0)
+    agent.evaluate(obs)
+    assert agent.last_worlds == agent.samples
+    with pytest.raises(OptionError):
+        agent.set_budget(-5)
+    assert make_agent("search:ms=50", seed=1).ms == 50
+
+
+def test_without_a_clear_margin_the_search_plays_the_heuristics_move() -> None:
+    # demanding an impossible margin leaves the heuristic's choice in every position
+    for seed in range(4):
+        s = _position(seed, 10 + 4 * seed)
+        if s.phase == "declare":
+            s.apply("pass")
+        obs = s.observation(s.current_player())
+        cautious = SearchAgent(seed=seed, samples=6, prior=1e9)
+        assert cautious.act(obs) == make_agent("heuristic", seed=seed).act(obs)
+
+
+def test_paired_standard_error() -> None:
+    from bezique.agents.search import _stderr
+
+    assert _stderr([3.0, 5.0, 7.0], [1.0, 1.0, 1.0]) == pytest.approx(2 / 3 ** 0.5)
+    assert _stderr([2.0, 4.0], [1.0, 3.0]) == 0.0

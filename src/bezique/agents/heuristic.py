@@ -402,8 +402,9 @@ class HeuristicPolicy:
 
     @staticmethod
     def _candidates(state: State, seat: int) -> list[int]:
-        """One physical card per distinct playable card: a shown copy before a concealed one
-        (the concealed copy is fresh for every meld class, so it is worth more)."""
+        """One physical card per distinct playable card, in card order: a shown copy rather
+        than a concealed one (the concealed copy is fresh for every meld class, so it is worth
+        more)."""
         out: list[int] = []
         seen = 0
         for mask in (state._shown[seat], state._hand[seat]):
@@ -415,6 +416,9 @@ class HeuristicPolicy:
                 if not seen >> c & 1:
                     seen |= 1 << c
                     out.append(p)
+        # by card, so that ties between equal scores never depend on copy numbers (which
+        # differ between worlds that the seat cannot tell apart)
+        out.sort(key=lambda p: p & 31)
         return out
 
     def _stock_play(self, state: State) -> int:

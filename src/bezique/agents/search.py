@@ -20,15 +20,19 @@ play.
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
 ``rollout`` = ``heuristic`` (default) or ``random`` (weak and fast, for tests);
-``horizon``, ``full_below``, ``prior``, ``confidence``, ``evaluation`` as above;
+``horizon``, ``full_below``, ``prior``, ``confidence``, ``evaluation`` as above; ``infer``:
+how strongly worlds are discounted in which the opponent passed up points (see
+:class:`~bezique.agents.sampling.WorldSampler`);
 ``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
-solved exactly.
+solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
+of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 
 from ..cards import bit_list, card_of
 from ..errors import OptionError
@@ -223,8 +227,8 @@ class SearchAgent:
 
     def __init__(self, seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
-                 prior: float = 10.0, evaluation: str = "learned",
-                 confidence: float = 0.0, infer: float = 0.0) -> None:
+                 prior: float = 5.0, evaluation: str = "learned",
+                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise OptionError(f"samples must be a positive whole number, not {samples!r}")
         if rollout not in ("heuristic", "random"):
@@ -242,10 +246,20 @@ class SearchAgent:
         if not 0.0 <= float(infer) < 1.0:
             raise OptionError(f"infer must be at least 0 and below 1, not {infer!r}")
         self.infer = float(infer)
+        self.ms = 0.0
+        self.set_budget(ms)
+        self.last_worlds = 0  # worlds sampled for the last decision that needed any
         self.policy = HeuristicPolicy(solver_cards=0)
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned")
+
+    def set_budget(self, ms: float) -> None:
+        """Think for about ``ms`` milliseconds a decision: sample worlds until the time is up
+        (at least two) instead of a fixed number; 0 goes back to ``samples`` worlds."""
+        if isinstance(ms, bool) or not isinstance(ms, int | float) or ms < 0:
+            raise OptionError(f"ms must be a number of milliseconds, not {ms!r}")
+        self.ms = float(ms)
 
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
@@ -274,7 +288,12 @@ class SearchAgent:
         # and the evaluation, which is far less noisy than the chaos of a whole deal
         horizon = 0 if obs.stock < self.full_below else self.horizon
         first: State | None = None
-        for _ in range(self.samples):
+        # with a time budget: as many worlds as fit in it (the rest of the work is small)
+        deadline = time.perf_counter() + 0.85 * self.ms / 1000.0 if self.ms else 0.0
+        count = _MAX_WORLDS if self.ms else self.samples
+        for i in range(count):
+            if deadline and i >= 2 and time.perf_counter() > deadline:
+                break
             world = sampler.sample(rng)
             if first is None:
                 first = world.clone()
@@ -282,8 +301,8 @@ class SearchAgent:
                 s = world.clone()
                 s.apply(text)
                 values[text].append(self.rollout.value(s, seat, horizon))
-        n = float(self.samples)
-        means = {t: sum(v) / n for t, v in values.items()}
+        means = {t: sum(v) / len(v) for t, v in values.items()}
+        self.last_worlds = len(values[legal[0]])
         # the heuristic's own choice gets a head start: a noisy estimate must beat it by
         # ``prior`` points, and by ``confidence`` standard errors of the paired differences
         # (the same worlds), before the search departs from sound play
@@ -297,6 +316,9 @@ class SearchAgent:
             return rival, means
         best = max(legal, key=lambda t: (means[t], _prefer(t)))
         return best, means
+
+
+_MAX_WORLDS = 5000  # a cap on worlds under a time budget
 
 
 def _stderr(a: list[float], b: list[float]) -> float:
@@ -328,7 +350,7 @@ def _prefer(text: str) -> int:
 @register_agent("search", "determinized Monte Carlo with heuristic rollouts and an exact endgame")
 def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
-                 prior: float = 10.0, evaluation: str = "learned",
-                 confidence: float = 0.0, infer: float = 0.0) -> SearchAgent:
+                 prior: float = 5.0, evaluation: str = "learned",
+                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0) -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
-                       evaluation, confidence, infer)
+                       evaluation, confidence, infer, ms)
