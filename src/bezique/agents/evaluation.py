@@ -19,7 +19,7 @@ trumps while the turn-up lies.
 from __future__ import annotations
 
 from ..state import State
-from .heuristic import _targets
+from .heuristic import _counts, _targets
 
 #: Names of the features of :func:`features`, in order.
 FEATURES = (
@@ -41,16 +41,6 @@ WEIGHTS: tuple[float, ...] = (
 # fitted by benchmarks/fit_evaluation.py -- end weights
 
 
-def _counts(mask: int) -> list[int]:
-    """Copies of each of the 32 cards in a physical mask."""
-    out = [0] * 32
-    while mask:
-        low = mask & -mask
-        out[(low.bit_length() - 1) & 31] += 1
-        mask ^= low
-    return out
-
-
 def features(state: State, seat: int) -> list[float]:
     """The features of ``seat``'s position (see :data:`FEATURES`), from a full-information
     state in the stock phase.  Melds already scored (the same kind on the same cards, or any
@@ -58,13 +48,14 @@ def features(state: State, seat: int) -> list[float]:
     rules = state.rules
     trump = state.trump
     tg = _targets(rules, trump)
-    mine = _counts(state._hand[seat] | state._shown[seat])
+    copies = state.copies
+    mine = _counts(state._hand[seat] | state._shown[seat], copies)
     pool_mask = 0
     for q in state.stock[state._pos:]:
         pool_mask |= 1 << q
     if state._turnup >= 0:
         pool_mask |= 1 << state._turnup
-    pool = _counts(pool_mask)
+    pool = _counts(pool_mask, copies)
     sf = state.stock_left / max(1, rules.stock_size)
     late = 1.0 - sf
     by_miss = [0.0, 0.0, 0.0, 0.0]
