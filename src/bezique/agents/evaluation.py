@@ -41,6 +41,28 @@ WEIGHTS: tuple[float, ...] = (
 # fitted by benchmarks/fit_evaluation.py -- end weights
 
 
+def stock_mask(state: State) -> int:
+    """The physical cards still to be drawn: the stock left and the turn-up."""
+    mask = 0
+    for q in state.stock[state._pos:]:
+        mask |= 1 << q
+    if state._turnup >= 0:
+        mask |= 1 << state._turnup
+    return mask
+
+
+def scored32(state: State, seat: int) -> list[tuple[int, int]]:
+    """``seat``'s melds so far as (kind, 32-bit card set)."""
+    out = []
+    for k, m in state._melds[seat]:
+        f = 0
+        while m:
+            f |= m & 0xFFFFFFFF
+            m >>= 32
+        out.append((k, f))
+    return out
+
+
 def features(state: State, seat: int) -> list[float]:
     """The features of ``seat``'s position (see :data:`FEATURES`), from a full-information
     state in the stock phase.  Melds already scored (the same kind on the same cards, or any
@@ -50,24 +72,12 @@ def features(state: State, seat: int) -> list[float]:
     tg = _targets(rules, trump)
     copies = state.copies
     mine = _counts(state._hand[seat] | state._shown[seat], copies)
-    pool_mask = 0
-    for q in state.stock[state._pos:]:
-        pool_mask |= 1 << q
-    if state._turnup >= 0:
-        pool_mask |= 1 << state._turnup
-    pool = _counts(pool_mask, copies)
+    pool = _counts(stock_mask(state), copies)
     sf = state.stock_left / max(1, rules.stock_size)
     late = 1.0 - sf
     by_miss = [0.0, 0.0, 0.0, 0.0]
-    scored: set[tuple[int, int]] = set()
-    kinds: set[int] = set()
-    for kind, m in state._melds[seat]:
-        f = 0
-        while m:
-            f |= m & 0xFFFFFFFF
-            m >>= 32
-        scored.add((kind, f))
-        kinds.add(kind)
+    scored = set(scored32(state, seat))
+    kinds = {k for k, _ in scored}
     for kind, pts, needs in tg.fixed:
         cards = 0
         held = 0
@@ -82,7 +92,7 @@ def features(state: State, seat: int) -> list[float]:
                     ok = False
                     break
                 miss += n - k
-        if ok and held and miss <= 3 and (kind in kinds and (kind, cards) in scored) is False:
+        if ok and held and miss <= 3 and (kind, cards) not in scored:
             by_miss[miss] += pts
     for kind, pts, rank, n in tg.fours:
         if kind in kinds:

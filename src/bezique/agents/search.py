@@ -40,6 +40,7 @@ from ..observation import Observation
 from ..state import LEAD, State
 from .base import register_agent
 from .evaluation import evaluate as learned_evaluate
+from .evaluation import scored32, stock_mask
 from .heuristic import HeuristicPolicy, _targets
 from .sampling import WorldSampler
 from .solver import EndSolver, SolverBudgetError, hand_mask, solve
@@ -69,16 +70,11 @@ def potential(state: State, seat: int) -> float:
     trump = state.trump
     tg = _targets(rules, trump)
     mine = _layers(state._hand[seat] | state._shown[seat], copies)
-    stock_mask = 0
-    for q in state.stock[state._pos:]:
-        stock_mask |= 1 << q
-    if state._turnup >= 0:
-        stock_mask |= 1 << state._turnup
-    pool = _layers(stock_mask, copies)
+    pool = _layers(stock_mask(state), copies)
     declare = 0.8 if state._turnup >= 0 else 0.0
     value = 0.0
     if declare:
-        scored = {(k, m) for k, m in _scored32(state, seat)}
+        scored = {(k, m) for k, m in scored32(state, seat)}
         for kind, pts, needs in tg.fixed:
             cards = 0
             p = declare
@@ -128,17 +124,6 @@ def potential(state: State, seat: int) -> float:
                 value += 4.0
             value += pts_of[r] * 0.2
     return value
-
-
-def _scored32(state: State, seat: int) -> list[tuple[int, int]]:
-    out = []
-    for k, m in state._melds[seat]:
-        f = 0
-        while m:
-            f |= m & 0xFFFFFFFF
-            m >>= 32
-        out.append((k, f))
-    return out
 
 
 def evaluate(state: State, seat: int) -> float:
