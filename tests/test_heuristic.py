@@ -163,3 +163,17 @@ def test_the_policy_chooses_alike_in_every_world_the_seat_cannot_tell_apart() ->
             worlds = [sampler.sample(_random.Random(k)) for k in range(6)]
             picks = {w.action_to_string(policy.choose(w)) for w in worlds}
             assert picks == {s.action_to_string(policy.choose(s))}, (variant, seed, picks)
+
+
+def test_params_steer_the_policy() -> None:
+    # the waiting bezique is why the heuristic wins the worthless 7S: with the meld's worth
+    # weighed at zero it throws a card instead
+    from bezique.agents.heuristic import TUNED, HeuristicParams
+
+    s = deal(hand0=["7S"], hand1=["QS", "JD", "AC", "AD", "8C", "TH", "KC", "AS"], turnup="9H")
+    play(s, "play 7S")
+    pick = {name: s.action_to_string(HeuristicPolicy(params=p).choose(s))
+            for name, p in (("club", HeuristicParams()), ("tuned", TUNED),
+                            ("no melds", HeuristicParams(meld_weight=0.0)))}
+    assert pick["club"] in ("play TH", "play AS") and pick["tuned"] in ("play TH", "play AS")
+    assert pick["no melds"] in ("play 8C", "play KC")

@@ -127,3 +127,83 @@ def test_inference_prefers_worlds_where_the_opponent_had_nothing_to_declare() ->
             inferred += _passes_with_points(w, 1)
             uniform += _passes_with_points(plain.sample(rng), 1)
     assert uniform >= 40 and inferred <= uniform // 3
+
+
+@pytest.mark.parametrize(("variant", "options"), CASES)
+def test_opponent_model_worlds_give_the_same_observation(variant: str,
+                                                         options: dict[str, str]) -> None:
+    # the chain's swaps keep every card the opponent used in a slot it had received in time
+    rules = Rules.preset(variant, **options)
+    for seed in range(6):
+        s = _position(rules, seed, random.Random(seed).randrange(10, 100))
+        for seat in (0, 1):
+            obs = s.observation(seat)
+            sampler = WorldSampler(obs, infer=0.9, model=0.9)
+            worlds = [sampler.sample(random.Random(seed)) for _ in range(3)]
+            for world in worlds:
+                assert world.observation(seat) == obs
+
+
+def _model_misses(world: State, seat: int) -> int:
+    """How many of ``seat``'s stock-phase choices in ``world``'s history differ from what the
+    heuristic would have chosen with that world's cards."""
+    from bezique.agents.heuristic import HeuristicPolicy
+
+    policy = HeuristicPolicy(solver_cards=0)
+    obs = world.observation(1 - seat)
+    replay = State.from_cards(world.rules, [[p & 31 for p in h] for h in world.deal_hands],
+                              world.turnup_card & 31, [p & 31 for p in world.stock],
+                              obs.dealer, obs.totals)
+    misses = 0
+    for player, text in obs.actions:
+        if (player == seat and not replay.end_phase and len(replay.legal_actions()) > 1
+                and replay.action_to_string(policy.choose(replay)) != text):
+            misses += 1
+        replay.apply(text)
+    return misses
+
+
+def _overlap(world: State, real: State, seat: int) -> int:
+    """Cards of ``seat``'s hand that ``world`` has right."""
+    from collections import Counter
+
+    a = Counter(p & 31 for p in world.hand(seat))
+    b = Counter(p & 31 for p in real.hand(seat))
+    return sum((a & b).values())
+
+
+def test_opponent_model_finds_worlds_where_the_opponent_played_sensibly() -> None:
+    # against a heuristic opponent the real deal explains every one of its choices; uniform
+    # worlds explain few, the model's chain far more, and its hands are closer to the truth
+    from bezique.agents import make_agent
+
+    rules = Rules.preset("bezique")
+    misses = {"uniform": 0, "model": 0}
+    right = {"uniform": 0, "model": 0}
+    for seed in range(5):
+        s = State.new_deal(rules, seed, dealer=1)
+        players = [make_agent("heuristic", seed=1), make_agent("heuristic", seed=2)]
+        for _ in range(50 + 6 * seed):
+            s.apply(players[s.current_player()].act(s.observation(s.current_player())))
+        assert _model_misses(s, 1) == 0
+        obs = s.observation(0)
+        samplers = {"uniform": WorldSampler(obs), "model": WorldSampler(obs, model=0.9)}
+        for name, sampler in samplers.items():
+            rng = random.Random(seed)
+            for _ in range(10):
+                w = sampler.sample(rng)
+                assert w.observation(0) == obs
+                misses[name] += _model_misses(w, 1)
+                right[name] += _overlap(w, s, 1)
+    assert misses["uniform"] >= 100
+    assert misses["model"] <= misses["uniform"] // 2
+    print(misses, right)
+    assert right["model"] > right["uniform"]
+
+
+def test_opponent_model_same_seed_same_worlds() -> None:
+    obs = _position(Rules.preset("bezique"), 8, 45).observation(1)
+    a = WorldSampler(obs, model=0.8)
+    b = WorldSampler(obs, model=0.8)
+    ra, rb = random.Random(4), random.Random(4)
+    assert [a.sample(ra).key() for _ in range(3)] == [b.sample(rb).key() for _ in range(3)]

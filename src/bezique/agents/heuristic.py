@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .. import actions as act
 from ..cards import ACE, TEN, make_card, replicate
@@ -35,10 +36,41 @@ from .base import register_agent
 from .sampling import WorldSampler
 from .solver import SolverBudgetError, solve
 
-# chance that a meld missing n cards is completed (full stock); scaled down as the stock runs out
-_COMPLETE = (1.0, 0.5, 0.2, 0.07, 0.02, 0.01, 0.0, 0.0, 0.0)
-_NCOMP = len(_COMPLETE)
 _M32 = 0xFFFFFFFF
+
+
+@dataclass(frozen=True)
+class HeuristicParams:
+    """The heuristic's numbers: the defaults are the club player (``heuristic``); the search
+    AI's rollouts may use others (see ``benchmarks/tune_heuristic.py``)."""
+
+    # chance that a meld missing n cards is completed (full stock)
+    complete: tuple[float, ...] = (1.0, 0.5, 0.2, 0.07, 0.02, 0.01, 0.0, 0.0, 0.0)
+    # completion chances are scaled down once fewer cards than this are left in the stock
+    full_stock: float = 16.0
+    # worth of holding a card for the last tricks: a trump, a trump ace or ten on top, an
+    # ace of another suit, and per point of the card
+    trump: float = 8.0
+    trump_brisque: float = 6.0
+    ace: float = 5.0
+    per_point: float = 0.3
+    # how likely a lead without points is beaten, relative to one with points
+    beat_blank: float = 0.5
+    # following: weight of the trick's points and of the meld a win would let it declare,
+    # and the worth of having the lead
+    trick_points: float = 1.0
+    meld_weight: float = 1.0
+    lead_worth: float = 0.0
+    # declaring: how soon a bigger meld of the same class is expected (stock cards)
+    again: float = 20.0
+
+
+_NCOMP = 9
+
+# found by ``benchmarks/tune_heuristic.py`` (self-play against the defaults): the search AI's
+# rollout policy with ``rollout=tuned``
+TUNED = HeuristicParams(complete=(1.0, 0.35, 0.14, 0.049, 0.014, 0.007, 0.0, 0.0, 0.0),
+                        meld_weight=0.7)
 
 
 def _fold(mask: int) -> list[int]:
@@ -79,16 +111,12 @@ def _counts(mask: int, copies: int) -> Sequence[int]:
             + tab[(o >> 16 & 255) | (t >> 16 & 255) << 8] + tab[o >> 24 | (t >> 24) << 8])
 
 
-_COMP: dict[int, list[float]] = {}
-
-
-def _comp(stock: int) -> list[float]:
-    """:data:`_COMPLETE` scaled for ``stock`` cards left (the first entry kept)."""
-    comp = _COMP.get(stock)
-    if comp is None:
-        scale = min(1.0, stock / 16.0)
-        comp = _COMP[stock] = [_COMPLETE[0]] + [p * scale for p in _COMPLETE[1:]]
-    return comp
+def _comp_row(params: HeuristicParams, stock: int) -> list[float]:
+    """Completion chances with ``stock`` cards left: ``complete`` scaled down for a short
+    stock (the first entry kept), padded with zeros to :data:`_NCOMP` entries."""
+    full = list(params.complete[:_NCOMP]) + [0.0] * (_NCOMP - len(params.complete))
+    scale = min(1.0, stock / params.full_stock)
+    return [full[0]] + [p * scale for p in full[1:]]
 
 
 class _Targets:
@@ -134,18 +162,6 @@ class _Targets:
                                  for cls, r, n in self.quick_fours]
         self.deck_mask = sum(1 << p for p in rules.deck)
         self.seven_card = make_card(rules.seven_rank, trump)
-        # worth of holding each card for the last tricks (trumps, aces, card points)
-        pts_of = rules.card_points
-        self.strength: list[float] = []
-        for c in range(32):
-            r = c & 7
-            v = 0.0
-            if c >> 3 == trump:
-                v += 8.0 + (6.0 if r <= TEN else 0.0)
-            elif r == ACE:
-                v += 5.0
-            v += pts_of[r] * 0.3
-            self.strength.append(v)
         # cards that beat a lead of each card: lower ranks of its suit, and trumps if it is not
         # one (32-bit set and physical mask)
         self.beat32: list[int] = []
@@ -221,6 +237,22 @@ def _cards32(needs: tuple[tuple[int, int], ...]) -> int:
     return out
 
 
+def _strength(rules: Rules, trump: int, params: HeuristicParams) -> list[float]:
+    """Worth of holding each card for the last tricks (trumps, aces, card points)."""
+    pts_of = rules.card_points
+    out: list[float] = []
+    for c in range(32):
+        r = c & 7
+        v = 0.0
+        if c >> 3 == trump:
+            v += params.trump + (params.trump_brisque if r <= TEN else 0.0)
+        elif r == ACE:
+            v += params.ace
+        v += pts_of[r] * params.per_point
+        out.append(v)
+    return out
+
+
 def _targets(rules: Rules, trump: int) -> _Targets:
     key = (rules, trump)
     t = _TARGETS.get(key)
@@ -239,9 +271,13 @@ class HeuristicPolicy:
     many cards (0: never); ``solver_nodes`` caps the solver's work (then simple rules play).
     """
 
-    def __init__(self, solver_cards: int = 8, solver_nodes: int = 200_000) -> None:
+    def __init__(self, solver_cards: int = 8, solver_nodes: int = 200_000,
+                 params: HeuristicParams | None = None) -> None:
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
+        self.params = params = params or HeuristicParams()
+        self._comp: dict[int, list[float]] = {}
+        self._strength: dict[tuple[Rules, int], list[float]] = {}
 
     # ------------------------------------------------------------------ entry point
 
@@ -266,7 +302,7 @@ class HeuristicPolicy:
         melds = [(a, a >> 9, rules.melds[tg.kind(state, a >> 9)]) for a in legal if a >= 512]
         # a meld that a bigger one of its class contains comes first while tricks remain to
         # be won: royal marriage then sequence (290, not 250), bezique then double (540)
-        p_again = min(0.95, state.stock_left / 20.0)
+        p_again = min(0.95, state.stock_left / self.params.again)
         best_meld, best_pts = -1, -1.0
         for a, m, kind in melds:
             value = float(kind.points)
@@ -285,8 +321,7 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------ the stock phase
 
-    @staticmethod
-    def _context(state: State, tg: _Targets, held: int) -> tuple[list[float], int]:
+    def _context(self, state: State, tg: _Targets, held: int) -> tuple[list[float], int]:
         """(the cost of losing one copy of each card, unseen card count) for the seat to act,
         which holds the physical cards ``held`` (hand and shown)."""
         seat = state._turn
@@ -298,7 +333,9 @@ class HeuristicPolicy:
         unseen = tg.deck_mask & ~(held | gone)
         mine = _counts(held, copies)
         avail = _counts(unseen, copies)
-        comp = _comp(state.stock_left)
+        comp = self._comp.get(state.stock_left)
+        if comp is None:
+            comp = self._comp[state.stock_left] = _comp_row(self.params, state.stock_left)
         cost = [0.0] * 32
         scored_melds = state._melds[seat]
         scored = {(k, _fold32(m)) for k, m in scored_melds}
@@ -352,7 +389,10 @@ class HeuristicPolicy:
                 mc = mine[c]
                 if mc and (mc == 1 if distinct else total <= n):
                     cost[c] += lost
-        strength = tg.strength
+        key = (state.rules, state.trump)
+        strength = self._strength.get(key)
+        if strength is None:
+            strength = self._strength[key] = _strength(state.rules, state.trump, self.params)
         while h32:
             low = h32 & -h32
             c = low.bit_length() - 1
@@ -441,6 +481,7 @@ class HeuristicPolicy:
             outside = tg.deck_mask & ~(held | state._won[0] | state._won[1])
             beat32, beat_phys = tg.beat32, tg.beat_phys
             tries = max(1, opp_h)
+            beat_blank = self.params.beat_blank
             for p in cands:
                 c = p & 31
                 r = c & 7
@@ -452,7 +493,7 @@ class HeuristicPolicy:
                 else:
                     p_hold = 0.0
                 pc = pts_of[r]
-                p_beat = p_hold if pc > 0 else p_hold * 0.5
+                p_beat = p_hold if pc > 0 else p_hold * beat_blank
                 meld = meld_ready(ready, c)
                 score = -cost[c] + (1.0 - p_beat) * (meld + pc) - p_beat * pc
                 if score > best_score:
@@ -462,16 +503,18 @@ class HeuristicPolicy:
         ls, lr = lead >> 3, lead & 7
         trick_pts = pts_of[lr]
         ready2: _Ready | None = None  # only needed when a card wins
+        prm = self.params
+        w_pts, w_meld, w_lead = prm.trick_points, prm.meld_weight, prm.lead_worth
         for p in cands:
             c = p & 31
             s, r = c >> 3, c & 7
-            pts = trick_pts + pts_of[r]
+            pts = (trick_pts + pts_of[r]) * w_pts
             keep = cost[c]
             win = (r < lr) if s == ls else (s == trump)
             if win:
                 if ready2 is None:
                     ready2 = self._ready(state, tg, seat)
-                score = pts + meld_ready(ready2, c) - keep
+                score = pts + w_meld * meld_ready(ready2, c) + w_lead - keep
             else:
                 score = -pts - keep
             if score > best_score:
@@ -563,4 +606,4 @@ def _make_heuristic(seed: int | None = None, solver_cards: int = 8) -> Heuristic
     return HeuristicAgent(seed, solver_cards)
 
 
-__all__ = ["HeuristicAgent", "HeuristicPolicy"]
+__all__ = ["TUNED", "HeuristicAgent", "HeuristicParams", "HeuristicPolicy"]

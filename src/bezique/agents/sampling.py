@@ -14,17 +14,25 @@ world.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..state import FOLLOW, State
 
+if TYPE_CHECKING:
+    from .heuristic import HeuristicPolicy
+
 _TRIES = 200
 _INFER_TRIES = 24  # tries for a world the inference keeps before taking the likeliest seen
+_BURN_IN = 300  # chain steps before the first world when the opponent model is on
+_THIN = 3  # chain steps between worlds
+_PROPOSALS = 1  # tries for a pair of places that can swap
 
 
 class SamplingError(BeziqueError):
@@ -211,9 +219,13 @@ class _Plan:
 
         Where the opponent used a card of which it held a known copy, the known copy is taken
         as often as the final known cards say; ``explore`` flips that choice at random."""
+        deal = self.build_deal(rng, explore)
+        return None if deal is None else deal.parts()
+
+    def build_deal(self, rng: random.Random, explore: float = 0.0) -> _Deal | None:
+        """Like :meth:`build`, as a :class:`_Deal` whose cards can then be rearranged."""
         obs = self.obs
         rules = obs.rules
-        seat = obs.seat
         declared = rules.seven == "declared"
         turnup = self.turnup
         if turnup is None:
@@ -225,13 +237,16 @@ class _Plan:
         if any(v < 0 for v in quota.values()):
             return None
         slots: list[int] = [-1] * self.nslots
+        recv: list[int] = [0] * self.nslots  # when each slot reached the opponent's hand
+        deadline: list[int] = [_FREE] * self.nslots  # when its card was first used
         pending: list[int] = []
         known: Counter[int] = Counter()
         shown: Counter[int] = Counter()
         cur_turnup = turnup
-        for ev, arg, kind in self.events:
+        for when, (ev, arg, kind) in enumerate(self.events):
             if ev == "recv":
                 pending.append(arg)
+                recv[arg] = when
             elif ev == "turnup":
                 known[cur_turnup] += 1
                 if kind == "exchange":
@@ -262,6 +277,7 @@ class _Plan:
                         return None
                     j = rng.randrange(len(pending))
                     slots[pending[j]] = c
+                    deadline[pending[j]] = when
                     pending[j] = pending[-1]
                     pending.pop()
                     if kind == "seven":
@@ -291,16 +307,69 @@ class _Plan:
         stock = [-1] * stock_size
         for i, c in self.my_stock.items():
             stock[i] = c
-        hs = rules.hand_size
-        for j, i in enumerate(self.opp_stock):
-            stock[i] = slots[hs + j]
-        for i in undrawn:
-            stock[i] = rest.pop()
+        undrawn_cards = [rest.pop() for _ in undrawn]
         my_hand = list(self.my_initial.elements())
         rng.shuffle(my_hand)
-        opp_hand = slots[:hs]
-        hands = [my_hand, opp_hand] if seat == 0 else [opp_hand, my_hand]
-        return hands, turnup, stock
+        return _Deal(self, my_hand, turnup, stock, slots, recv, deadline, undrawn, undrawn_cards)
+
+
+_FREE = 1 << 30  # the deadline of a card the opponent never used in public
+_STOCK = _FREE - 1  # the arrival time of a card still in the stock: only free cards fit
+
+
+class _Deal:
+    """A candidate deal as the sampler's free choices: the card in each of the opponent's
+    slots (its initial hand, then its draws in order) and in each undrawn stock place.
+
+    A card the opponent used at event ``t`` must sit in a slot it received before ``t``;
+    :meth:`swap` exchanges two places when both cards still arrive in time.  Swaps keep the
+    deal consistent with everything the seat saw except, perhaps, the opponent's choices."""
+
+    def __init__(self, plan: _Plan, my_hand: list[int], turnup: int, stock: list[int],
+                 slots: list[int], recv: list[int], deadline: list[int], undrawn: list[int],
+                 undrawn_cards: list[int]) -> None:
+        self.plan = plan
+        self.my_hand = my_hand
+        self.turnup = turnup
+        self.stock = stock
+        self.undrawn = undrawn
+        n = len(slots)
+        # places: the opponent's slots, then the undrawn stock
+        self.cards = slots + undrawn_cards
+        self.recv = recv + [_STOCK] * len(undrawn)
+        self.deadline = deadline + [_FREE] * len(undrawn)
+        self.nslots = n
+
+    def copy(self) -> _Deal:
+        d = object.__new__(_Deal)
+        d.__dict__.update(self.__dict__)
+        d.cards = list(self.cards)
+        d.deadline = list(self.deadline)
+        return d
+
+    def swap(self, a: int, b: int) -> bool:
+        """Exchange the cards of places ``a`` and ``b`` if both arrive in time."""
+        ca, cb = self.cards, self.deadline
+        if self.recv[a] >= cb[b] or self.recv[b] >= cb[a]:
+            return False
+        ca[a], ca[b] = ca[b], ca[a]
+        cb[a], cb[b] = cb[b], cb[a]
+        return True
+
+    def parts(self) -> tuple[list[list[int]], int, list[int]]:
+        """(hands, turn-up, stock) as :meth:`State.from_cards` takes them."""
+        plan = self.plan
+        hs = plan.obs.rules.hand_size
+        stock = list(self.stock)
+        n = self.nslots
+        cards = self.cards
+        for j, i in enumerate(plan.opp_stock):
+            stock[i] = cards[hs + j]
+        for j, i in enumerate(self.undrawn):
+            stock[i] = cards[n + j]
+        opp_hand = cards[:hs]
+        hands = [self.my_hand, opp_hand] if plan.obs.seat == 0 else [opp_hand, self.my_hand]
+        return hands, self.turnup, stock
 
 
 def _matches(state: State, obs: Observation) -> bool:
@@ -321,12 +390,15 @@ _bits = bit_list
 
 
 def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
-            stock: Sequence[int], infer: bool = False) -> tuple[State, int] | None:
-    """The deal replayed through the observed actions, and (with ``infer``) how many times the
-    opponent won a trick and declared nothing though it could have scored."""
+            stock: Sequence[int], infer: bool = False,
+            model: HeuristicPolicy | None = None) -> tuple[State, int, int] | None:
+    """The deal replayed through the observed actions; with ``infer``, how many times the
+    opponent won a trick and declared nothing though it could have scored; with a ``model``,
+    how many of the opponent's stock-phase choices differ from the model's in its place."""
     state = State.from_cards(obs.rules, hands, turnup, stock, obs.dealer, obs.totals)
     opp = 1 - obs.seat
     unlikely = 0
+    differ = 0
     fresh_turn = False
     targets = None
     if infer:
@@ -335,16 +407,20 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
         targets = _targets(obs.rules, obs.trump)
     try:
         for player, text in obs.actions:
-            if (targets is not None and fresh_turn and player == opp and text == "pass"
-                    and ((state._turnup >= 0 and state._unscored_seven(opp) >= 0)
-                         or targets.may_meld(state, opp))
-                    and len(state.legal_actions()) > 1):
-                unlikely += 1
+            if player == opp and (targets is not None or model is not None):
+                many = len(state.legal_actions()) > 1
+                if (targets is not None and fresh_turn and text == "pass" and many
+                        and ((state._turnup >= 0 and state._unscored_seven(opp) >= 0)
+                             or targets.may_meld(state, opp))):
+                    unlikely += 1
+                if (model is not None and many and not state.end_phase
+                        and state.action_to_string(model.choose(state)) != text):
+                    differ += 1
             fresh_turn = text.startswith("play") and state._phase == FOLLOW
             state.apply(text)
     except BeziqueError:
         return None
-    return state, unlikely
+    return state, unlikely, differ
 
 
 class WorldSampler:
@@ -352,38 +428,103 @@ class WorldSampler:
 
     ``infer`` (0 to 1) makes worlds less likely in which the opponent, having won a trick,
     passed although it could have declared something: each such pass keeps the world only with
-    probability ``1 - infer`` (players seldom pass up points); when a few tries find no world
-    kept, the one with the fewest such passes is taken.  0 samples uniformly among the
-    consistent worlds."""
+    probability ``1 - infer`` (players seldom pass up points).  ``model`` (0 to 1) does the same
+    for each of the opponent's stock-phase plays and declarations that differ from what the
+    heuristic player would have chosen with that world's cards: sensible play reveals the hand.
+    When a few tries find no world kept, the likeliest one seen is taken.  Both 0 sample
+    uniformly among the consistent worlds."""
 
-    def __init__(self, obs: Observation, infer: float = 0.0) -> None:
+    def __init__(self, obs: Observation, infer: float = 0.0, model: float = 0.0) -> None:
         self.obs = obs
         self.plan = _Plan(obs)
         self.infer = infer
+        self.model = model
+        self._policy: HeuristicPolicy | None = None
+        if model:
+            from .heuristic import HeuristicPolicy
+
+            self._policy = HeuristicPolicy(solver_cards=0)
+        self._chain: tuple[_Deal, State, float] | None = None
+        self._logs = (math.log(1.0 - infer) if infer else 0.0,
+                      math.log(1.0 - model) if model else 0.0)
 
     def sample(self, rng: random.Random) -> State:
         """One complete state consistent with the observation."""
-        infer = self.infer
-        best: tuple[int, State] | None = None
+        if self._policy is not None:
+            return self._chain_sample(rng)
+        log_pass = self._logs[0]
+        best: tuple[float, State] | None = None
         for i in range(_TRIES):
             deal = self.plan.build(rng, 0.0 if i < 4 else 0.15)
             if deal is None:
                 continue
-            got = _replay(self.obs, *deal, infer=bool(infer))
+            got = _replay(self.obs, *deal, infer=bool(self.infer))
             if got is None:
                 continue
-            state, unlikely = got
+            state, unlikely, _ = got
             if not _matches(state, self.obs):
                 continue
-            if not unlikely or rng.random() < (1.0 - infer) ** unlikely:
+            loglik = unlikely * log_pass
+            if not loglik or rng.random() < math.exp(loglik):
                 return state
-            if best is None or unlikely < best[0]:
-                best = (unlikely, state)
+            if best is None or loglik > best[0]:
+                best = (loglik, state)
             if i >= _INFER_TRIES:
                 return best[1]
         if best is not None:
             return best[1]
         raise SamplingError("no deal consistent with this observation was found")
+
+    def _try(self, deal: _Deal) -> tuple[State, float] | None:
+        got = _replay(self.obs, *deal.parts(), infer=bool(self.infer), model=self._policy)
+        if got is None or not _matches(got[0], self.obs):
+            return None
+        state, unlikely, differ = got
+        return state, unlikely * self._logs[0] + differ * self._logs[1]
+
+    def _chain_sample(self, rng: random.Random) -> State:
+        """With the opponent model, worlds come from a Metropolis chain over deals: two
+        places of the opponent's cards (or one and a stock place) swap, and the new deal is
+        kept with the ratio of the likelihoods of the opponent's observed choices."""
+        if self._chain is None:
+            for i in range(_TRIES):
+                deal = self.plan.build_deal(rng, 0.0 if i < 4 else 0.15)
+                got = None if deal is None else self._try(deal)
+                if deal is not None and got is not None:
+                    self._chain = (deal, got[0], got[1])
+                    break
+            else:
+                raise SamplingError("no deal consistent with this observation was found")
+            self._steps(rng, _BURN_IN)
+        self._steps(rng, _THIN)
+        assert self._chain is not None
+        world = self._chain[1].clone()
+        # the opponent's choices say nothing about the order of the undrawn stock
+        rest = list(world.stock[world._pos:])
+        rng.shuffle(rest)
+        world.stock = world.stock[:world._pos] + tuple(rest)
+        return world
+
+    def _steps(self, rng: random.Random, n: int) -> None:
+        assert self._chain is not None
+        deal, state, loglik = self._chain
+        places = len(deal.cards)
+        for _ in range(n):
+            new = deal.copy()
+            for _ in range(_PROPOSALS):  # (most random pairs cannot swap: draw again)
+                a = rng.randrange(new.nslots)
+                b = rng.randrange(places - 1)
+                b += b >= a
+                if new.swap(a, b):
+                    break
+            else:
+                continue
+            got = self._try(new)
+            if got is None:
+                continue
+            if got[1] >= loglik or rng.random() < math.exp(got[1] - loglik):
+                deal, (state, loglik) = new, got
+        self._chain = (deal, state, loglik)
 
 
 def sample_world(obs: Observation, rng: random.Random) -> State:

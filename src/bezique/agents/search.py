@@ -41,7 +41,7 @@ from ..state import LEAD, State
 from .base import register_agent
 from .evaluation import evaluate as learned_evaluate
 from .evaluation import scored32, stock_mask
-from .heuristic import HeuristicPolicy, _targets
+from .heuristic import TUNED, HeuristicPolicy, _targets
 from .sampling import WorldSampler
 from .solver import EndSolver, SolverBudgetError, hand_mask, solve
 
@@ -213,11 +213,12 @@ class SearchAgent:
     def __init__(self, seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0) -> None:
+                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0,
+                 model: float = 0.0) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise OptionError(f"samples must be a positive whole number, not {samples!r}")
-        if rollout not in ("heuristic", "random"):
-            raise OptionError(f"rollout must be heuristic or random, not {rollout!r}")
+        if rollout not in ("heuristic", "tuned", "random"):
+            raise OptionError(f"rollout must be heuristic, tuned or random, not {rollout!r}")
         if evaluation not in ("learned", "simple"):
             raise OptionError(f"evaluation must be learned or simple, not {evaluation!r}")
         self.rng = random.Random(seed)
@@ -231,10 +232,14 @@ class SearchAgent:
         if not 0.0 <= float(infer) < 1.0:
             raise OptionError(f"infer must be at least 0 and below 1, not {infer!r}")
         self.infer = float(infer)
+        if not 0.0 <= float(model) < 1.0:
+            raise OptionError(f"model must be at least 0 and below 1, not {model!r}")
+        self.model = float(model)
         self.ms = 0.0
         self.set_budget(ms)
         self.last_worlds = 0  # worlds sampled for the last decision that needed any
-        self.policy = HeuristicPolicy(solver_cards=0)
+        self.policy = HeuristicPolicy(solver_cards=0,
+                                      params=TUNED if rollout == "tuned" else None)
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned")
@@ -265,7 +270,7 @@ class SearchAgent:
         """(best action, average deal result of each legal action over the sampled worlds)."""
         legal = candidates(obs)
         seat = obs.seat
-        sampler = WorldSampler(obs, self.infer)
+        sampler = WorldSampler(obs, self.infer, self.model)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
         values: dict[str, list[float]] = {t: [] for t in legal}
@@ -336,6 +341,7 @@ def _prefer(text: str) -> int:
 def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0) -> SearchAgent:
+                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0,
+                 model: float = 0.0) -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
-                       evaluation, confidence, infer, ms)
+                       evaluation, confidence, infer, ms, model)
