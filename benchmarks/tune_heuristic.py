@@ -58,11 +58,9 @@ def variants(p: HeuristicParams) -> list[tuple[str, HeuristicParams]]:
                 new = tuple([v[0]] + [min(1.0, x * k) for x in v[1:]])
                 out.append((f"complete*{k}", dataclasses.replace(p, complete=new)))
             continue
-        if f.name == "lead_worth":
-            steps = [v - 5.0, v + 5.0]
-        else:
-            steps = [v * 0.7, v * 1.4] if v else [1.0]
-        for x in steps:
+        # a worth that may be 0 or negative moves by steps of 5 points; the others by factors
+        additive = f.name == "lead_worth"
+        for x in ([v - 5.0, v + 5.0] if additive else [v * 0.7, v * 1.4]):
             out.append((f"{f.name}={x:.3g}", dataclasses.replace(p, **{f.name: x})))
     return out
 

@@ -33,9 +33,13 @@ def test_choice_does_not_change_when_the_hidden_cards_change() -> None:
         other = sample_world(obs, random.Random(seed + 50))
         assert other.observation(seat) == obs
         assert other.hand(1 - seat) != s.hand(1 - seat) or other.stock != s.stock
-        a = make_agent("search:samples=3", seed=11).act(obs)
-        b = make_agent("search:samples=3", seed=11).act(other.observation(seat))
-        assert a == b and a in obs.legal
+        # also with the opponent model (its chain reads only the observation) and the tuned
+        # rollout policy
+        for spec in ("search:samples=3", "search:samples=3,model=0.8",
+                     "search:samples=3,rollout=tuned"):
+            a = make_agent(spec, seed=11).act(obs)
+            b = make_agent(spec, seed=11).act(other.observation(seat))
+            assert a == b and a in obs.legal, spec
 
 
 def test_same_observation_in_two_dealt_positions_gives_one_answer() -> None:
@@ -87,6 +91,8 @@ def test_options_are_checked() -> None:
         make_agent("search:nosuch=1")
     with pytest.raises(OptionError):
         make_agent("search:horizon=-1")
+    with pytest.raises(OptionError):
+        make_agent("search:model=1")
 
 
 def test_levels_name_registered_agents() -> None:

@@ -19,10 +19,13 @@ differences over the worlds, so that noise alone does not make the search depart
 play.
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
-``rollout`` = ``heuristic`` (default) or ``random`` (weak and fast, for tests);
-``horizon``, ``full_below``, ``prior``, ``confidence``, ``evaluation`` as above; ``infer``:
-how strongly worlds are discounted in which the opponent passed up points (see
-:class:`~bezique.agents.sampling.WorldSampler`);
+``rollout`` = ``heuristic`` (default), ``tuned`` (the heuristic with the numbers
+``benchmarks/tune_heuristic.py`` found, :data:`~bezique.agents.heuristic.TUNED`) or ``random``
+(weak and fast, for tests); ``horizon``, ``full_below``, ``prior``, ``confidence``,
+``evaluation`` as above; ``infer``: how strongly worlds are discounted in which the opponent
+passed up points; ``model``: how strongly worlds are discounted in which the opponent's plays
+differ from the heuristic's (0, off, by default: it did not measurably help, see
+``benchmarks/STRENGTH.md``; both in :class:`~bezique.agents.sampling.WorldSampler`);
 ``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
 solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
 of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``).
