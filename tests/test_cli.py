@@ -151,3 +151,18 @@ def test_help_lists_demo_and_replay() -> None:
     result = run("--help")
     assert result.exit_code == 0
     assert "demo" in result.stdout and "replay" in result.stdout
+
+
+def test_agents_lists_names_options_and_levels() -> None:
+    r = run("agents")
+    assert r.exit_code == 0
+    assert "search:" in r.output and "heuristic:" in r.output and "random:" in r.output
+    assert "samples=60" in r.output and "model=0.0" in r.output
+    assert "3 = search:samples=60 (default)" in r.output
+    # every listed option is accepted by make_agent
+    from bezique.agents import agent_options, make_agent
+
+    for name in ("search", "heuristic", "random"):
+        opts = agent_options(name)
+        spec = name + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else "")
+        assert make_agent(spec, seed=1).name == name

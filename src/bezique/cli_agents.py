@@ -18,6 +18,25 @@ def _fail(message: str) -> None:
 def register(group: click.Group) -> None:
     """Add this layer's commands to ``group``."""
 
+    @group.command("agents")
+    def agents_cmd() -> None:
+        """List the agents, their options with defaults, and the playing levels.
+
+        Name an agent with options as NAME:KEY=VALUE,... wherever an agent is asked for
+        (bezique arena, the engine protocol, make_agent in Python).
+        """
+        from .agents import agent_options, agent_summaries
+        from .agents.levels import DEFAULT_LEVEL, LEVELS
+
+        for name, summary in agent_summaries().items():
+            click.echo(f"{name}: {summary}")
+            opts = agent_options(name)
+            if opts:
+                click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in opts.items()))
+        click.echo("levels: " + ", ".join(
+            f"{lv} = {spec}{' (default)' if lv == DEFAULT_LEVEL else ''}"
+            for lv, spec in LEVELS.items()))
+
     @group.command("solve")
     @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
     @click.option("--json", "as_json", is_flag=True,

@@ -3,11 +3,20 @@
 from . import heuristic as _heuristic  # noqa: F401  (registers "heuristic")
 from . import random_agent as _random_agent  # noqa: F401  (registers "random")
 from . import search as _search  # noqa: F401  (registers "search")
-from .base import Agent, agent_names, agent_summaries, make_agent, parse_agent_spec, register_agent
+from .base import (
+    Agent,
+    agent_names,
+    agent_options,
+    agent_summaries,
+    make_agent,
+    parse_agent_spec,
+    register_agent,
+)
 
 __all__ = [
     "Agent",
     "agent_names",
+    "agent_options",
     "agent_summaries",
     "make_agent",
     "parse_agent_spec",

@@ -59,6 +59,22 @@ def agent_summaries() -> dict[str, str]:
     return {n: _REGISTRY[n][1] for n in sorted(_REGISTRY)}
 
 
+def agent_options(name: str) -> dict[str, Any]:
+    """The options of agent ``name`` with their defaults (read from its factory), ``seed`` left
+    out.
+
+    >>> agent_options("random")
+    {}
+    """
+    import inspect
+
+    if name not in _REGISTRY:
+        raise OptionError(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
+    params = inspect.signature(_REGISTRY[name][0]).parameters
+    return {k: p.default for k, p in params.items()
+            if k != "seed" and p.default is not inspect.Parameter.empty}
+
+
 def _value(text: str) -> Any:
     low = text.strip().lower()
     if low in ("true", "false"):
