@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 
 _TRIES = 200
 _INFER_TRIES = 24  # tries for a world the inference keeps before taking the likeliest seen
-_BURN_IN = 300  # chain steps before the first world when the opponent model is on
-_THIN = 3  # chain steps between worlds
-_PROPOSALS = 1  # tries for a pair of places that can swap
+_BURN_IN = 200  # chain steps before the first world when the opponent model is on
+_THIN = 2  # chain steps between worlds
+_PROPOSALS = 4  # tries for a pair of places that can swap
 
 
 class SamplingError(BeziqueError):
@@ -407,13 +407,14 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
         targets = _targets(obs.rules, obs.trump)
     try:
         for player, text in obs.actions:
-            if player == opp and (targets is not None or model is not None):
-                many = len(state.legal_actions()) > 1
-                if (targets is not None and fresh_turn and text == "pass" and many
+            if player == opp:
+                if (targets is not None and fresh_turn and text == "pass"
                         and ((state._turnup >= 0 and state._unscored_seven(opp) >= 0)
-                             or targets.may_meld(state, opp))):
+                             or targets.may_meld(state, opp))
+                        and len(state.legal_actions()) > 1):
                     unlikely += 1
-                if (model is not None and many and not state.end_phase
+                if (model is not None and not state.end_phase
+                        and len(state.legal_actions()) > 1
                         and state.action_to_string(model.choose(state)) != text):
                     differ += 1
             fresh_turn = text.startswith("play") and state._phase == FOLLOW
