@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
@@ -212,18 +212,11 @@ class _Plan:
                     shown[arg] += 1
         return added
 
-    def build(
-        self, rng: random.Random, explore: float = 0.0
-    ) -> tuple[list[list[int]], int, list[int]] | None:
-        """One candidate deal (hands, turn-up, stock), or None if the random choices fail.
+    def build(self, rng: random.Random, explore: float = 0.0) -> _Deal | None:
+        """One candidate deal, or None if the random choices fail.
 
         Where the opponent used a card of which it held a known copy, the known copy is taken
         as often as the final known cards say; ``explore`` flips that choice at random."""
-        deal = self.build_deal(rng, explore)
-        return None if deal is None else deal.parts()
-
-    def build_deal(self, rng: random.Random, explore: float = 0.0) -> _Deal | None:
-        """Like :meth:`build`, as a :class:`_Deal` whose cards can then be rearranged."""
         obs = self.obs
         rules = obs.rules
         declared = rules.seven == "declared"
@@ -439,7 +432,6 @@ class WorldSampler:
         self.obs = obs
         self.plan = _Plan(obs)
         self.infer = infer
-        self.model = model
         self._policy: HeuristicPolicy | None = None
         if model:
             from .heuristic import HeuristicPolicy
@@ -453,19 +445,8 @@ class WorldSampler:
         """One complete state consistent with the observation."""
         if self._policy is not None:
             return self._chain_sample(rng)
-        log_pass = self._logs[0]
         best: tuple[float, State] | None = None
-        for i in range(_TRIES):
-            deal = self.plan.build(rng, 0.0 if i < 4 else 0.15)
-            if deal is None:
-                continue
-            got = _replay(self.obs, *deal, infer=bool(self.infer))
-            if got is None:
-                continue
-            state, unlikely, _ = got
-            if not _matches(state, self.obs):
-                continue
-            loglik = unlikely * log_pass
+        for i, _deal, state, loglik in self._consistent(rng):
             if not loglik or rng.random() < math.exp(loglik):
                 return state
             if best is None or loglik > best[0]:
@@ -475,6 +456,15 @@ class WorldSampler:
         if best is not None:
             return best[1]
         raise SamplingError("no deal consistent with this observation was found")
+
+    def _consistent(self, rng: random.Random) -> Iterator[tuple[int, _Deal, State, float]]:
+        """(try number, deal, replayed state, log-likelihood) of each of up to ``_TRIES``
+        random deals that replay to the observation."""
+        for i in range(_TRIES):
+            deal = self.plan.build(rng, 0.0 if i < 4 else 0.15)
+            got = None if deal is None else self._try(deal)
+            if deal is not None and got is not None:
+                yield i, deal, got[0], got[1]
 
     def _try(self, deal: _Deal) -> tuple[State, float] | None:
         got = _replay(self.obs, *deal.parts(), infer=bool(self.infer), model=self._policy)
@@ -488,12 +478,9 @@ class WorldSampler:
         places of the opponent's cards (or one and a stock place) swap, and the new deal is
         kept with the ratio of the likelihoods of the opponent's observed choices."""
         if self._chain is None:
-            for i in range(_TRIES):
-                deal = self.plan.build_deal(rng, 0.0 if i < 4 else 0.15)
-                got = None if deal is None else self._try(deal)
-                if deal is not None and got is not None:
-                    self._chain = (deal, got[0], got[1])
-                    break
+            for _i, deal, state, loglik in self._consistent(rng):
+                self._chain = (deal, state, loglik)
+                break
             else:
                 raise SamplingError("no deal consistent with this observation was found")
             self._steps(rng, _BURN_IN)
