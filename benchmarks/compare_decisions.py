@@ -12,15 +12,22 @@ is noisy (a deal's points swing by hundreds).  In our runs it was about twice as
 minute as whole matches: use it to screen variants, then confirm in the arena.
 
     python benchmarks/compare_decisions.py search:samples=150 search --deals 16 --orders 32
+
+With ``--same-seed`` both agents sample the same worlds, so two settings of the search differ
+only where the setting changes the choice: far less noise (``search`` against
+``search:extend=1``: ± 0.2 a decision over 1,200 decisions, against ± 1.3 over 400 with
+different seeds).  ``--cache FILE`` keeps the positions for the next comparison.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import pickle
 import random
 import statistics
 import time
+from pathlib import Path
 
 from bezique import Rules, State
 from bezique.agents import make_agent
@@ -72,16 +79,29 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--min-stock", type=int, default=0)
     ap.add_argument("--max-stock", type=int, default=99)
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="keep the positions in this file (pickle), to compare more variants "
+                         "on the same positions without playing their deals again")
+    ap.add_argument("--same-seed", action="store_true",
+                    help="give both agents the same seed, so that they differ only where their "
+                         "options make them (e.g. search:extend=4 against search:extend=1)")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    pos = [(s, o) for s, o in positions(args.deals, args.seed)
-           if args.min_stock <= o.stock <= args.max_stock]
+    if args.cache is not None and args.cache.exists():
+        with args.cache.open("rb") as f:
+            found = pickle.load(f)
+    else:
+        found = positions(args.deals, args.seed)
+        if args.cache is not None:
+            with args.cache.open("wb") as f:
+                pickle.dump(found, f)
+    pos = [(s, o) for s, o in found if args.min_stock <= o.stock <= args.max_stock]
     roll = Rollout(HeuristicPolicy(solver_cards=0), solver_cards=8, solver_nodes=200_000)
     gains: list[float] = []
     by_phase: dict[str, list[float]] = collections.defaultdict(list)
     for i, (state, obs) in enumerate(pos):
         a = make_agent(args.a, seed=i).act(obs)
-        b = make_agent(args.b, seed=i + 7919).act(obs)
+        b = make_agent(args.b, seed=i if args.same_seed else i + 7919).act(obs)
         if a == b:
             gains.append(0.0)
             continue

@@ -146,3 +146,33 @@ def test_paired_standard_error() -> None:
 
     assert _stderr([3.0, 5.0, 7.0], [1.0, 1.0, 1.0]) == pytest.approx(2 / 3 ** 0.5)
     assert _stderr([2.0, 4.0], [1.0, 3.0]) == 0.0
+
+
+def test_close_calls_late_in_the_stock_get_more_worlds() -> None:
+    # find late stock-phase positions where the first worlds leave the call open
+    extended = 0
+    for seed in range(40):
+        s = _position(seed, 40 + seed % 7)
+        if s.is_terminal() or s.end_phase or s.stock_left >= 26:
+            continue
+        obs = s.observation(s.current_player())
+        if len(obs.legal) < 2:
+            continue
+        agent = SearchAgent(seed=seed, samples=8, extend=3)
+        choice, means = agent.evaluate(obs)
+        assert choice in obs.legal and set(means) <= set(obs.legal)
+        assert 8 <= agent.last_worlds <= 24
+        if agent.last_worlds > 8:
+            extended += 1
+            # the same first worlds without the extension: fewer worlds, and the extension
+            # never moves the search away from the heuristic without the margin
+            plain = SearchAgent(seed=seed, samples=8, extend=1)
+            plain.evaluate(obs)
+            assert plain.last_worlds == 8
+            strict = SearchAgent(seed=seed, samples=8, extend=3, prior=1e9)
+            assert strict.act(obs) == make_agent("heuristic").act(obs)
+        if extended >= 2:
+            break
+    assert extended >= 2
+    with pytest.raises(OptionError):
+        make_agent("search:extend=0")

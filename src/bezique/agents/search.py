@@ -16,7 +16,9 @@ the end phase on it is solved exactly (:mod:`bezique.agents.solver`); in the rea
 the agent needs no sampling at all.  The heuristic's own choice gets a head start: another
 action must beat it by ``prior`` points and by ``confidence`` standard errors of the paired
 differences over the worlds, so that noise alone does not make the search depart from sound
-play.
+play.  A close call with fewer than ``extend_below`` cards left in the stock (where departing
+from the heuristic pays, see ``benchmarks/STRENGTH.md``) gets more worlds, up to ``extend``
+times ``samples``, for the heuristic's choice and its two best rivals, until the call is clear.
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
 ``rollout`` = ``heuristic`` (default), ``tuned`` (the heuristic with the numbers
@@ -28,7 +30,9 @@ differ from the heuristic's (0, off, by default: it did not measurably help, see
 ``benchmarks/STRENGTH.md``; both in :class:`~bezique.agents.sampling.WorldSampler`);
 ``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
 solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
-of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``).
+of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``;
+with a time budget there is no extension: the worlds are already as many as fit);
+``extend`` and ``extend_below`` as above (``extend=1``: no extension).
 """
 
 from __future__ import annotations
@@ -216,8 +220,8 @@ class SearchAgent:
     def __init__(self, seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0,
-                 model: float = 0.0) -> None:
+                 confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
+                 model: float = 0.0, extend: int = 4, extend_below: int = 26) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise OptionError(f"samples must be a positive whole number, not {samples!r}")
         if rollout not in ("heuristic", "tuned", "random"):
@@ -238,6 +242,10 @@ class SearchAgent:
         if not 0.0 <= float(model) < 1.0:
             raise OptionError(f"model must be at least 0 and below 1, not {model!r}")
         self.model = float(model)
+        if not isinstance(extend, int) or extend < 1:
+            raise OptionError(f"extend must be a positive whole number, not {extend!r}")
+        self.extend = extend
+        self.extend_below = int(extend_below)
         self.ms = 0.0
         self.set_budget(ms)
         self.last_worlds = 0  # worlds sampled for the last decision that needed any
@@ -290,25 +298,68 @@ class SearchAgent:
             world = sampler.sample(rng)
             if first is None:
                 first = world.clone()
-            for text in legal:
-                s = world.clone()
-                s.apply(text)
-                values[text].append(self.rollout.value(s, seat, horizon))
-        means = {t: sum(v) / len(v) for t, v in values.items()}
+            self._roll(world, legal, values, seat, horizon)
         self.last_worlds = len(values[legal[0]])
         # the heuristic's own choice gets a head start: a noisy estimate must beat it by
         # ``prior`` points, and by ``confidence`` standard errors of the paired differences
         # (the same worlds), before the search departs from sound play
         pick = first.action_to_string(self.policy.choose(first)) if first is not None else ""
-        if pick in means:
-            rival = max((t for t in legal if t != pick), key=lambda t: (means[t], _prefer(t)))
-            gain = means[rival] - means[pick]
-            if gain <= self.prior or gain <= self.confidence * _stderr(values[rival],
-                                                                       values[pick]):
-                return pick, means
-            return rival, means
-        best = max(legal, key=lambda t: (means[t], _prefer(t)))
-        return best, means
+        if pick not in values:
+            means = _means(values)
+            return max(legal, key=lambda t: (means[t], _prefer(t))), means
+        # a close call late enough in the stock to matter: more worlds for the heuristic's
+        # choice and the best few others, until the call is clear or ``extend`` times as many
+        # worlds are in
+        if not self.ms and obs.stock < self.extend_below:
+            most = self.extend * self.samples
+            while self.last_worlds < most:
+                means = _means(values)
+                rival = _rival({t: m for t, m in means.items()
+                                if len(values[t]) == self.last_worlds}, pick)
+                gain = means[rival] - means[pick]
+                se = _stderr(values[rival], values[pick])
+                # stop once the search departs, or once even the upper end of the gain's
+                # interval could not make it depart
+                if gain <= 0 or gain + self.confidence * se <= self.prior or self._departs(
+                        values, pick, rival):
+                    break
+                top = sorted((t for t in values if t != pick and len(values[t]) ==
+                              self.last_worlds), key=lambda t: -means[t])[:_CONTENDERS]
+                for _ in range(min(_BATCH, most - self.last_worlds)):
+                    self._roll(sampler.sample(rng), [pick, *top], values, seat, horizon)
+                self.last_worlds = len(values[pick])
+        means = _means(values)
+        full = [t for t in values if len(values[t]) == self.last_worlds]
+        rival = _rival({t: means[t] for t in full}, pick)
+        return (rival if self._departs(values, pick, rival) else pick), means
+
+    def _roll(self, world: State, actions: list[str] | tuple[str, ...],
+              values: dict[str, list[float]], seat: int, horizon: int) -> None:
+        """Add each action's rollout result in ``world`` to ``values``."""
+        for text in actions:
+            s = world.clone()
+            s.apply(text)
+            values[text].append(self.rollout.value(s, seat, horizon))
+
+    def _departs(self, values: dict[str, list[float]], pick: str, rival: str) -> bool:
+        """Whether ``rival`` beats the heuristic's ``pick`` by ``prior`` points and by
+        ``confidence`` standard errors of the paired differences."""
+        a, b = values[rival], values[pick]
+        gain = (sum(a) - sum(b)) / len(a)
+        return gain > self.prior and gain > self.confidence * _stderr(a, b)
+
+
+_BATCH = 30  # worlds added at a time to a close call
+_CONTENDERS = 2  # actions besides the heuristic's that a close call keeps sampling
+
+
+def _means(values: dict[str, list[float]]) -> dict[str, float]:
+    return {t: sum(v) / len(v) for t, v in values.items()}
+
+
+def _rival(means: dict[str, float], pick: str) -> str:
+    """The best action other than ``pick`` (declaring before passing on equal averages)."""
+    return max((t for t in means if t != pick), key=lambda t: (means[t], _prefer(t)))
 
 
 _MAX_WORLDS = 5000  # a cap on worlds under a time budget
@@ -344,7 +395,7 @@ def _prefer(text: str) -> int:
 def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heuristic",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float = 2.0, infer: float = 0.9, ms: float = 0.0,
-                 model: float = 0.0) -> SearchAgent:
+                 confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
+                 model: float = 0.0, extend: int = 4, extend_below: int = 26) -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
-                       evaluation, confidence, infer, ms, model)
+                       evaluation, confidence, infer, ms, model, extend, extend_below)
