@@ -278,7 +278,8 @@ class SearchAgent:
         return self.evaluate(obs)[0]
 
     def evaluate(self, obs: Observation) -> tuple[str, dict[str, float]]:
-        """(best action, average deal result of each legal action over the sampled worlds)."""
+        """(best action, average deal result of each legal action over the sampled worlds; an
+        action that dropped out of a close call is averaged over the first worlds only)."""
         legal = candidates(obs)
         seat = obs.seat
         sampler = WorldSampler(obs, self.infer, self.model)
@@ -354,12 +355,15 @@ _CONTENDERS = 2  # actions besides the heuristic's that a close call keeps sampl
 
 
 def _means(values: dict[str, list[float]]) -> dict[str, float]:
+    """Each action's average result over the worlds it was tried in."""
     return {t: sum(v) / len(v) for t, v in values.items()}
 
 
 def _rival(means: dict[str, float], pick: str) -> str:
-    """The best action other than ``pick`` (declaring before passing on equal averages)."""
-    return max((t for t in means if t != pick), key=lambda t: (means[t], _prefer(t)))
+    """The best action other than ``pick`` (declaring before passing on equal averages), or
+    ``pick`` itself when there is no other."""
+    return max((t for t in means if t != pick), key=lambda t: (means[t], _prefer(t)),
+               default=pick)
 
 
 _MAX_WORLDS = 5000  # a cap on worlds under a time budget
