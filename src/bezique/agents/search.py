@@ -317,12 +317,11 @@ class SearchAgent:
                 means = _means(values)
                 rival = _rival({t: m for t, m in means.items()
                                 if len(values[t]) == self.last_worlds}, pick)
-                gain = means[rival] - means[pick]
-                se = _stderr(values[rival], values[pick])
+                gain, se = _gain(values, pick, rival)
                 # stop once the search departs, or once even the upper end of the gain's
                 # interval could not make it depart
                 if gain <= 0 or gain + self.confidence * se <= self.prior or self._departs(
-                        values, pick, rival):
+                        gain, se):
                     break
                 top = sorted((t for t in values if t != pick and len(values[t]) ==
                               self.last_worlds), key=lambda t: -means[t])[:_CONTENDERS]
@@ -332,7 +331,7 @@ class SearchAgent:
         means = _means(values)
         full = [t for t in values if len(values[t]) == self.last_worlds]
         rival = _rival({t: means[t] for t in full}, pick)
-        return (rival if self._departs(values, pick, rival) else pick), means
+        return (rival if self._departs(*_gain(values, pick, rival)) else pick), means
 
     def _roll(self, world: State, actions: list[str] | tuple[str, ...],
               values: dict[str, list[float]], seat: int, horizon: int) -> None:
@@ -342,16 +341,20 @@ class SearchAgent:
             s.apply(text)
             values[text].append(self.rollout.value(s, seat, horizon))
 
-    def _departs(self, values: dict[str, list[float]], pick: str, rival: str) -> bool:
-        """Whether ``rival`` beats the heuristic's ``pick`` by ``prior`` points and by
-        ``confidence`` standard errors of the paired differences."""
-        a, b = values[rival], values[pick]
-        gain = (sum(a) - sum(b)) / len(a)
-        return gain > self.prior and gain > self.confidence * _stderr(a, b)
+    def _departs(self, gain: float, se: float) -> bool:
+        """Whether a rival's ``gain`` over the heuristic's choice (with its standard error
+        ``se``) clears ``prior`` points and ``confidence`` standard errors."""
+        return gain > self.prior and gain > self.confidence * se
 
 
 _BATCH = 30  # worlds added at a time to a close call
 _CONTENDERS = 2  # actions besides the heuristic's that a close call keeps sampling
+
+
+def _gain(values: dict[str, list[float]], pick: str, rival: str) -> tuple[float, float]:
+    """(mean gain of ``rival`` over ``pick``, its standard error) over their shared worlds."""
+    a, b = values[rival], values[pick]
+    return (sum(a) - sum(b)) / len(a), _stderr(a, b)
 
 
 def _means(values: dict[str, list[float]]) -> dict[str, float]:
