@@ -62,9 +62,9 @@ def oracle(state: State, text: str, seat: int, orders: int, seed: int, roll: Rol
     values = []
     for _ in range(orders):
         s = state.clone()
-        rest = list(s.stock[s._pos:])
+        rest = list(s.stock[s.stock_pos:])
         rng.shuffle(rest)
-        s.stock = s.stock[:s._pos] + tuple(rest)
+        s.stock = s.stock[:s.stock_pos] + tuple(rest)
         s.apply(text)
         values.append(roll.value(s, seat, 0))
     return statistics.mean(values)

@@ -38,7 +38,7 @@ def play(seed: int) -> list[Sample]:
     policy = HeuristicPolicy()
     rows: list[tuple[list[float], float]] = []
     while not state.is_terminal():
-        if state._phase == LEAD and not state.end_phase:
+        if state.phase_id == LEAD and not state.end_phase:
             a = features(state, 0)
             b = features(state, 1)
             rows.append(([x - y for x, y in zip(a, b, strict=True)], so_far(state, 0)))

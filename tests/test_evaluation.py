@@ -76,7 +76,7 @@ def test_the_fitted_weights_predict_fresh_deals() -> None:
         s = State.new_deal(rules, seed, dealer=seed & 1)
         rows = []
         while not s.is_terminal():
-            if s._phase == LEAD and not s.end_phase:
+            if s.phase_id == LEAD and not s.end_phase:
                 rows.append((evaluate(s, 0), so_far(s, 0)))
             s.apply_action(policy.choose(s))
         final = s.scores[0] - s.scores[1]

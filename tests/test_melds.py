@@ -378,10 +378,10 @@ def _kind(r: Rules, trump: int, cards: list[int]) -> tuple[str, int] | None:
 def _oracle_legal(s: State, seat: int) -> set[int]:
     """Meld masks legal for ``seat`` now by rules 2-6 of RULES.md 3.3, read independently."""
     r = s.rules
-    hand, shown = s._hand[seat], s._shown[seat]
+    hand, shown = s.hand_masks[seat], s.shown_masks[seat]
     held = [p for p in bits(hand | shown) if p & 7 <= 4]  # nines, eights, sevens never meld
     earlier = []
-    for k, m in s._melds[seat]:
+    for k, m in s.meld_log[seat]:
         shape = r.melds[k].shape
         shape = {"double_pair": "double"}.get(shape, shape)
         earlier.append((_CLASS[shape], r.melds[k].points, m, m & (hand | shown) == m))
@@ -426,11 +426,11 @@ def _oracle_legal(s: State, seat: int) -> set[int]:
 
 def _signature(s: State, seat: int, mask: int) -> tuple[tuple[int, object], ...]:
     """A meld mask up to copies that differ in nothing (same card, same meld history)."""
-    hand = s._hand[seat]
+    hand = s.hand_masks[seat]
     sig = []
     for p in bits(mask):
         hist = "hand" if hand >> p & 1 else tuple(
-            i for i, (_, m) in enumerate(s._melds[seat]) if m >> p & 1)
+            i for i, (_, m) in enumerate(s.meld_log[seat]) if m >> p & 1)
         sig.append((p & 31, hist))
     return tuple(sorted(sig, key=repr))
 
@@ -442,7 +442,7 @@ def _choose(s: State, rng: random.Random, legal: list[int]) -> int:
     if melds and rng.random() < 0.9:
         return rng.choice(melds)
     junk = [a for a in legal if act.is_play(a) and a & 7 in (1, 5, 6, 7)
-            and not s._shown[s.current_player()] >> a & 1]
+            and not s.shown_masks[s.current_player()] >> a & 1]
     if s.phase != "declare" and junk and rng.random() < 0.9:
         return rng.choice(junk)
     return rng.choice(legal)

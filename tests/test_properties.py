@@ -308,7 +308,7 @@ def unseen_positions(state: State, seat: int) -> tuple[list[tuple[str, int, int]
     places = [("hand", i, p) for i, p in enumerate(state.deal_hands[other])]
     places += [("stock", j, p) for j, p in enumerate(state.stock)]
     # Copies the seat has seen (a turn-up taken, shown cards back in the hand) go last.
-    places.sort(key=lambda place: bool(state._known[other] >> place[2] & 1))
+    places.sort(key=lambda place: bool(state.known_masks[other] >> place[2] & 1))
     for where, i, p in places:
         if opp_hand >> p & 1 and want[card_of(p)] > 0:
             want[card_of(p)] -= 1

@@ -128,7 +128,7 @@ def _from_table(before: State, seat: int, phys: int) -> str:
     cards that have been in a meld are exactly the shown ones."""
     if before.end_phase:
         return ""
-    melded = any(mask >> phys & 1 for _kind, mask in before._melds[seat])
+    melded = any(mask >> phys & 1 for _kind, mask in before.meld_log[seat])
     return " (shown)" if melded else ""
 
 

@@ -118,7 +118,7 @@ def observe(state: State, seat: int) -> Observation:
         )
         for s in (0, 1)
     )
-    steps = state._snapshots()
+    steps = state.snapshots()
     actions = state.history_strings()
     tricks: list[TrickView] = []
     draws: list[int] = []
@@ -141,8 +141,8 @@ def observe(state: State, seat: int) -> Observation:
         (lp, lc), (fp, fc) = plays[i], plays[i + 1]
         win = _trick_winner(lc, fc, state.trump, lp, fp)
         tricks.append(TrickView(lp, card_of(lc), card_of(fc), win))
-    hand_mask = state._hand[seat]
-    opp_known = state._known[other] & state._hand[other]
+    hand_mask = state.hand_masks[seat]
+    opp_known = state.known_masks[other] & state.hand_masks[other]
     legal: tuple[str, ...] = ()
     if state.current_player() == seat:
         legal = tuple(state.legal_action_strings())
@@ -154,7 +154,7 @@ def observe(state: State, seat: int) -> Observation:
         turn=state.current_player(),
         phase=state.phase,
         hand=_sorted_cards(hand_mask),
-        shown=(_sorted_cards(state._shown[0]), _sorted_cards(state._shown[1])),
+        shown=(_sorted_cards(state.shown_masks[0]), _sorted_cards(state.shown_masks[1])),
         melds=(melds[0], melds[1]),
         turnup=state.turnup,
         stock=state.stock_left,
@@ -165,7 +165,7 @@ def observe(state: State, seat: int) -> Observation:
         actions=tuple(actions),
         draws=tuple(draws),
         opponent_known=_sorted_cards(opp_known),
-        opponent_hand_size=(state._hand[other] | state._shown[other]).bit_count(),
+        opponent_hand_size=(state.hand_masks[other] | state.shown_masks[other]).bit_count(),
         legal=legal,
         winner=state.winner,
     )

@@ -79,32 +79,32 @@ class State:
         "_dmelds",
         "_dseven",
         "_events",
-        "_hand",
-        "_known",
         "_last",
-        "_lead",
-        "_melds",
         "_patterns",
-        "_phase",
-        "_pos",
         "_prev",
-        "_scored7",
         "_scores",
-        "_shown",
-        "_tricks",
-        "_turn",
-        "_turnup",
-        "_used",
         "_winner",
-        "_won",
         "copies",
         "deal_hands",
         "dealer",
+        "hand_masks",
+        "known_masks",
+        "lead_card",
+        "meld_log",
+        "phase_id",
         "rules",
+        "scored_sevens",
+        "shown_masks",
         "stock",
+        "stock_pos",
         "totals",
+        "trick_count",
         "trump",
+        "turn",
         "turnup_card",
+        "turnup_phys",
+        "used_masks",
+        "won_masks",
     )
 
     rules: Rules
@@ -116,23 +116,23 @@ class State:
     turnup_card: int
     deal_hands: tuple[tuple[int, ...], ...]
     _patterns: tuple[QuickPattern, ...]
-    _pos: int
-    _turnup: int
-    _hand: tuple[int, ...]
-    _shown: tuple[int, ...]
-    _won: tuple[int, ...]
+    stock_pos: int
+    turnup_phys: int
+    hand_masks: tuple[int, ...]
+    shown_masks: tuple[int, ...]
+    won_masks: tuple[int, ...]
     _scores: tuple[int, ...]
     _bris: tuple[int, ...]
-    _melds: tuple[tuple[Meld, ...], ...]
-    _used: tuple[tuple[int, ...], ...]
-    _scored7: int
-    _known: tuple[int, ...]
-    _lead: int
-    _turn: int
-    _phase: int
+    meld_log: tuple[tuple[Meld, ...], ...]
+    used_masks: tuple[tuple[int, ...], ...]
+    scored_sevens: int
+    known_masks: tuple[int, ...]
+    lead_card: int
+    turn: int
+    phase_id: int
     _dmelds: int
     _dseven: bool
-    _tricks: int
+    trick_count: int
     _last: int
     _events: tuple[Event, ...]
     _winner: int
@@ -238,29 +238,29 @@ class State:
         s.stock = tuple(stock)
         s.deal_hands = tuple(tuple(h) for h in hands)
         s._patterns = _quick_patterns(rules, s.trump)
-        s._pos = 0
-        s._turnup = turnup
-        s._hand = tuple(_mask(h) for h in hands)
-        s._shown = (0, 0)
-        s._won = (0, 0)
+        s.stock_pos = 0
+        s.turnup_phys = turnup
+        s.hand_masks = tuple(_mask(h) for h in hands)
+        s.shown_masks = (0, 0)
+        s.won_masks = (0, 0)
         s._scores = (0, 0)
         s._bris = (0, 0)
-        s._melds = ((), ())
-        s._used = ((0, 0, 0), (0, 0, 0))
-        s._scored7 = 0
-        s._known = (0, 0)
-        s._lead = -1
-        s._turn = 1 - dealer
-        s._phase = LEAD
+        s.meld_log = ((), ())
+        s.used_masks = ((0, 0, 0), (0, 0, 0))
+        s.scored_sevens = 0
+        s.known_masks = (0, 0)
+        s.lead_card = -1
+        s.turn = 1 - dealer
+        s.phase_id = LEAD
         s._dmelds = 0
         s._dseven = False
-        s._tricks = 0
+        s.trick_count = 0
         s._last = -1
         s._events = ()
         s._winner = -1
         s._prev = None
         if rank_of(turnup) == rules.seven_rank:
-            s._scored7 = 1 << turnup
+            s.scored_sevens = 1 << turnup
             s._score(dealer, rules.seven_points, "turnup", card_name(turnup))
         return s
 
@@ -268,23 +268,23 @@ class State:
 
     def _snapshot(self, action: int) -> tuple[Any, ...]:
         return (
-            self._pos,
-            self._turnup,
-            self._hand,
-            self._shown,
-            self._won,
+            self.stock_pos,
+            self.turnup_phys,
+            self.hand_masks,
+            self.shown_masks,
+            self.won_masks,
             self._scores,
             self._bris,
-            self._melds,
-            self._used,
-            self._scored7,
-            self._known,
-            self._lead,
-            self._turn,
-            self._phase,
+            self.meld_log,
+            self.used_masks,
+            self.scored_sevens,
+            self.known_masks,
+            self.lead_card,
+            self.turn,
+            self.phase_id,
             self._dmelds,
             self._dseven,
-            self._tricks,
+            self.trick_count,
             self._last,
             self._events,
             self._winner,
@@ -294,23 +294,23 @@ class State:
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (
-            self._pos,
-            self._turnup,
-            self._hand,
-            self._shown,
-            self._won,
+            self.stock_pos,
+            self.turnup_phys,
+            self.hand_masks,
+            self.shown_masks,
+            self.won_masks,
             self._scores,
             self._bris,
-            self._melds,
-            self._used,
-            self._scored7,
-            self._known,
-            self._lead,
-            self._turn,
-            self._phase,
+            self.meld_log,
+            self.used_masks,
+            self.scored_sevens,
+            self.known_masks,
+            self.lead_card,
+            self.turn,
+            self.phase_id,
             self._dmelds,
             self._dseven,
-            self._tricks,
+            self.trick_count,
             self._last,
             self._events,
             self._winner,
@@ -325,24 +325,24 @@ class State:
         s._dmelds = self._dmelds
         s._dseven = self._dseven
         s._events = self._events
-        s._hand = self._hand
-        s._known = self._known
+        s.hand_masks = self.hand_masks
+        s.known_masks = self.known_masks
         s._last = self._last
-        s._lead = self._lead
-        s._melds = self._melds
+        s.lead_card = self.lead_card
+        s.meld_log = self.meld_log
         s._patterns = self._patterns
-        s._phase = self._phase
-        s._pos = self._pos
+        s.phase_id = self.phase_id
+        s.stock_pos = self.stock_pos
         s._prev = self._prev
-        s._scored7 = self._scored7
+        s.scored_sevens = self.scored_sevens
         s._scores = self._scores
-        s._shown = self._shown
-        s._tricks = self._tricks
-        s._turn = self._turn
-        s._turnup = self._turnup
-        s._used = self._used
+        s.shown_masks = self.shown_masks
+        s.trick_count = self.trick_count
+        s.turn = self.turn
+        s.turnup_phys = self.turnup_phys
+        s.used_masks = self.used_masks
         s._winner = self._winner
-        s._won = self._won
+        s.won_masks = self.won_masks
         s.copies = self.copies
         s.deal_hands = self.deal_hands
         s.dealer = self.dealer
@@ -370,7 +370,7 @@ class State:
             raise IllegalActionError("there is nothing to undo")
         self._restore(self._prev)
 
-    def _snapshots(self) -> list[tuple[Any, ...]]:
+    def snapshots(self) -> list[tuple[Any, ...]]:
         out: list[tuple[Any, ...]] = []
         snap = self._prev
         while snap is not None:
@@ -381,13 +381,13 @@ class State:
 
     def history(self) -> list[tuple[int, int]]:
         """The (player, action) pairs applied so far, in order."""
-        return [(snap[12], snap[21]) for snap in self._snapshots()]
+        return [(snap[12], snap[21]) for snap in self.snapshots()]
 
     def history_strings(self) -> list[tuple[int, str]]:
         """The (player, action text) pairs applied so far, each text as written when played."""
         probe = self.clone()
         out = []
-        for snap in self._snapshots():
+        for snap in self.snapshots():
             probe._restore(snap)
             out.append((snap[12], probe.action_to_string(snap[21], snap[12])))
         return out
@@ -396,36 +396,36 @@ class State:
 
     def current_player(self) -> int:
         """The seat to act (0 or 1), or -4 (OpenSpiel's terminal id) when the deal is over."""
-        return -4 if self._phase == OVER else self._turn
+        return -4 if self.phase_id == OVER else self.turn
 
     @property
     def phase(self) -> str:
         """``lead``, ``follow``, ``declare`` or ``over``."""
-        return PHASE_NAMES[self._phase]
+        return PHASE_NAMES[self.phase_id]
 
     def is_terminal(self) -> bool:
         """True when the deal is over (or the game ended during it)."""
-        return self._phase == OVER
+        return self.phase_id == OVER
 
     @property
     def stock_left(self) -> int:
         """Face-down cards still in the stock (the turn-up not counted)."""
-        return len(self.stock) - self._pos
+        return len(self.stock) - self.stock_pos
 
     @property
     def turnup(self) -> int | None:
         """The card face up under the stock (after an exchange, the seven), or None once taken."""
-        return None if self._turnup < 0 else card_of(self._turnup)
+        return None if self.turnup_phys < 0 else card_of(self.turnup_phys)
 
     @property
     def end_phase(self) -> bool:
         """True once the stock and the turn-up are gone: follow suit and win if you can."""
-        return self._turnup < 0
+        return self.turnup_phys < 0
 
     @property
     def tricks_played(self) -> int:
         """Completed tricks in this deal."""
-        return self._tricks
+        return self.trick_count
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -459,24 +459,24 @@ class State:
 
     def returns(self) -> list[float]:
         """Zero-sum deal result: each seat's deal points less the other's (0 until terminal)."""
-        if self._phase != OVER:
+        if self.phase_id != OVER:
             return [0.0, 0.0]
         d = self._scores[0] - self._scores[1]
         return [float(d), float(-d)]
 
     def hand(self, seat: int) -> list[int]:
         """The cards of a seat's concealed hand, sorted (cards 0..31, copies repeated)."""
-        return sorted((card_of(p) for p in bits(self._hand[seat])), key=_sort_key)
+        return sorted((card_of(p) for p in bits(self.hand_masks[seat])), key=_sort_key)
 
     def shown(self, seat: int) -> list[int]:
         """The cards a seat has shown on the table, sorted."""
-        return sorted((card_of(p) for p in bits(self._shown[seat])), key=_sort_key)
+        return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=_sort_key)
 
     def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
         """A seat's scored melds: (name, cards, points, intact) in the order declared."""
         out = []
-        held = self._shown[seat] | self._hand[seat]
-        for k, m in self._melds[seat]:
+        held = self.shown_masks[seat] | self.hand_masks[seat]
+        for k, m in self.meld_log[seat]:
             kind = self.rules.melds[k]
             cards = sorted((card_of(p) for p in bits(m)), key=_sort_key)
             out.append((kind.name, cards, kind.points, m & held == m))
@@ -484,39 +484,39 @@ class State:
 
     def trick_cards(self) -> list[int]:
         """The cards on the table in the current trick (the lead, if any)."""
-        return [] if self._lead < 0 else [card_of(self._lead)]
+        return [] if self.lead_card < 0 else [card_of(self.lead_card)]
 
     def all_masks(self) -> dict[str, int]:
         """Physical masks of every place a card can be (for accounting checks)."""
         return {
-            "hand0": self._hand[0],
-            "hand1": self._hand[1],
-            "shown0": self._shown[0],
-            "shown1": self._shown[1],
-            "won0": self._won[0],
-            "won1": self._won[1],
-            "trick": 0 if self._lead < 0 else 1 << self._lead,
-            "stock": _mask(self.stock[self._pos :]),
-            "turnup": 0 if self._turnup < 0 else 1 << self._turnup,
+            "hand0": self.hand_masks[0],
+            "hand1": self.hand_masks[1],
+            "shown0": self.shown_masks[0],
+            "shown1": self.shown_masks[1],
+            "won0": self.won_masks[0],
+            "won1": self.won_masks[1],
+            "trick": 0 if self.lead_card < 0 else 1 << self.lead_card,
+            "stock": _mask(self.stock[self.stock_pos :]),
+            "turnup": 0 if self.turnup_phys < 0 else 1 << self.turnup_phys,
         }
 
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[int]:
         """The legal actions (ints; see :mod:`bezique.actions`), one per distinct choice."""
-        ph = self._phase
+        ph = self.phase_id
         if ph == OVER:
             return []
-        seat = self._turn
+        seat = self.turn
         if ph == DECLARE:
             return self._declare_actions(seat)
-        hand = self._hand[seat]
-        if ph == FOLLOW and self._turnup < 0:
+        hand = self.hand_masks[seat]
+        if ph == FOLLOW and self.turnup_phys < 0:
             hand = self._follow_mask(hand)
             return self._play_reps(hand, seat)
         out = self._play_reps(hand, seat)
-        if self._shown[seat]:
-            out.extend(self._shown_reps(seat, self._shown[seat]))
+        if self.shown_masks[seat]:
+            out.extend(self._shown_reps(seat, self.shown_masks[seat]))
         return out
 
     def _play_reps(self, hand: int, seat: int) -> list[int]:
@@ -539,8 +539,8 @@ class State:
                     out.append(p)
         # copies of a card held twice differ only for a seven of trumps or a known copy
         if dup and (
-            (self._known[0] | self._known[1]) & hand
-            or (dup >> (self.trump * 8 + self.rules.seven_rank) & 1 and self._turnup >= 0)
+            (self.known_masks[0] | self.known_masks[1]) & hand
+            or (dup >> (self.trump * 8 + self.rules.seven_rank) & 1 and self.turnup_phys >= 0)
         ):
             out = [self._norm_seven(p, hand) if dup >> (p & 31) & 1 else p for p in out]
         return out
@@ -554,24 +554,24 @@ class State:
         if (
             rank_of(c) == self.rules.seven_rank
             and suit_of(c) == self.trump
-            and self._turnup >= 0
+            and self.turnup_phys >= 0
         ):
             want_scored = self.rules.seven == "declared"
             for q in range(c, 32 * self.copies, 32):
-                if hand >> q & 1 and bool(self._scored7 >> q & 1) == want_scored:
+                if hand >> q & 1 and bool(self.scored_sevens >> q & 1) == want_scored:
                     return q
-        known = (self._known[0] | self._known[1]) & hand
+        known = (self.known_masks[0] | self.known_masks[1]) & hand
         if known:
             qs = [q for q in range(c, 32 * self.copies, 32) if known >> q & 1]
             if len(qs) == 1:
                 return qs[0]
             if qs:  # several known copies: the first by public meld history, not copy number
-                return min(qs, key=lambda q: self._membership(self._turn, q))
+                return min(qs, key=lambda q: self._membership(self.turn, q))
         return p
 
     def _follow_mask(self, hand: int) -> int:
         """End phase: the cards of ``hand`` the follower may play against the lead."""
-        lead = self._lead
+        lead = self.lead_card
         ls, lr = lead >> 3 & 3, lead & 7
         two = self.copies == 2
         folded = (hand | hand >> 32) & CARD_MASK32 if two else fold_copies(hand, self.copies)
@@ -585,12 +585,12 @@ class State:
         return hand & (allow | allow << 32 if two else _replicate(allow, self.copies))
 
     def _membership(self, seat: int, p: int) -> tuple[int, ...]:
-        return tuple(i for i, (_, m) in enumerate(self._melds[seat]) if m >> p & 1)
+        return tuple(i for i, (_, m) in enumerate(self.meld_log[seat]) if m >> p & 1)
 
     def _shown_groups(self, seat: int, card: int) -> list[list[int]]:
         """The shown copies of ``card`` grouped by meld history, groups in canonical order."""
         groups: dict[tuple[int, ...], list[int]] = {}
-        sh = self._shown[seat]
+        sh = self.shown_masks[seat]
         for q in range(card, 32 * self.copies, 32):
             if sh >> q & 1:
                 groups.setdefault(self._membership(seat, q), []).append(q)
@@ -607,37 +607,37 @@ class State:
     def _declare_actions(self, seat: int) -> list[int]:
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
-            out = [m << 9 for m in self._legal_meld_masks(seat)]  # act.meld_action
+            out = [m << 9 for m in self.legal_meld_masks(seat)]  # act.meld_action
         else:
             out = []
         if not self._dseven and (
             not rules.seven_counts_as_meld or self._dmelds < rules.melds_per_trick
         ):
-            sevens = self._hand[seat] & _replicate(1 << (self.trump * 8 + rules.seven_rank),
+            sevens = self.hand_masks[seat] & _replicate(1 << (self.trump * 8 + rules.seven_rank),
                                                    self.copies)
             if sevens:
-                if self._can_exchange(seat):
+                if self.can_exchange(seat):
                     out.append(act.EXCHANGE)
-                if sevens & ~self._scored7 and rules.seven == "declared":
+                if sevens & ~self.scored_sevens and rules.seven == "declared":
                     out.append(act.SEVEN)
         out.append(act.PASS)
         return out
 
     def _trump_sevens(self, seat: int) -> Iterator[int]:
         c = make_card(self.rules.seven_rank, self.trump)
-        hand = self._hand[seat]
+        hand = self.hand_masks[seat]
         for q in range(c, 32 * self.copies, 32):
             if hand >> q & 1:
                 yield q
 
-    def _unscored_seven(self, seat: int) -> int:
+    def unscored_seven(self, seat: int) -> int:
         for q in self._trump_sevens(seat):
-            if not self._scored7 >> q & 1:
+            if not self.scored_sevens >> q & 1:
                 return q
         return -1
 
-    def _can_exchange(self, seat: int) -> bool:
-        tu = self._turnup
+    def can_exchange(self, seat: int) -> bool:
+        tu = self.turnup_phys
         return tu >= 0 and rank_of(tu) != self.rules.seven_rank and any(self._trump_sevens(seat))
 
     # ------------------------------------------------------------------ melds
@@ -645,15 +645,15 @@ class State:
     def _known_first(self, qs: list[int]) -> list[int]:
         """Concealed copies of one card, those the other seat knows of first: using one of them
         reveals nothing, so the copy chosen never depends on cards the other seat has not seen."""
-        known = self._known[0] | self._known[1]
+        known = self.known_masks[0] | self.known_masks[1]
         return sorted(qs, key=lambda q: not known >> q & 1) if known else qs
 
     def _known_concealed(self, seat: int, mask: int) -> int:
         """``mask`` with each concealed copy the other seat does not know of replaced, where
         possible, by a known concealed copy of the same card (see :meth:`_known_first`)."""
-        hand = self._hand[seat]
-        spare = self._known[seat] & hand & ~mask
-        for p in bits(mask & hand & ~self._known[seat]):
+        hand = self.hand_masks[seat]
+        spare = self.known_masks[seat] & hand & ~mask
+        for p in bits(mask & hand & ~self.known_masks[seat]):
             if not spare:
                 break
             for q in range(p & 31, 32 * self.copies, 32):
@@ -666,18 +666,18 @@ class State:
     def _groups_for(self, seat: int, card: int) -> list[list[int]]:
         """Concealed copies (one group) then shown copies by history, for meld enumeration."""
         out = []
-        hand = self._hand[seat]
+        hand = self.hand_masks[seat]
         conc = self._known_first([q for q in range(card, 32 * self.copies, 32) if hand >> q & 1])
         if conc:
             out.append(conc)
-        if self._shown[seat]:
+        if self.shown_masks[seat]:
             out.extend(self._shown_groups(seat, card))
         return out
 
-    def _legal_meld_masks(self, seat: int) -> list[int]:
-        hand = self._hand[seat]
-        held_phys = hand | self._shown[seat]
-        used = self._used[seat]
+    def legal_meld_masks(self, seat: int) -> list[int]:
+        hand = self.hand_masks[seat]
+        held_phys = hand | self.shown_masks[seat]
+        used = self.used_masks[seat]
         every = self.rules.fresh_card == "every"
         if self.copies == 2:
             held = (held_phys | held_phys >> 32) & CARD_MASK32
@@ -756,8 +756,8 @@ class State:
         rules = self.rules
         k = rules.melds[kind]
         cls = k.cls
-        held = self._hand[seat] | self._shown[seat]
-        for mk, mm in self._melds[seat]:
+        held = self.hand_masks[seat] | self.shown_masks[seat]
+        for mk, mm in self.meld_log[seat]:
             if not mm & mask:
                 continue
             m = rules.melds[mk]
@@ -783,19 +783,19 @@ class State:
                     f"with cross_class = increase a {k.name} ({k.points}) must score more than "
                     f"your {m.name} ({m.points}), which shares {shared}"
                 )
-        if not mask & ~self._used[seat][cls]:
+        if not mask & ~self.used_masks[seat][cls]:
             if not explain:
                 return _ILLEGAL
             return (
                 f"every card of that {k.name} has already been in a class {CLASS_NAMES[cls]} "
                 "meld; a new meld needs a new card"
             )
-        if rules.fresh_card == "every" and not mask & self._hand[seat]:
+        if rules.fresh_card == "every" and not mask & self.hand_masks[seat]:
             return "each meld needs at least one card from your hand, not only cards on the table"
         return None
 
     def _subset_problem(self, seat: int, old: int, new: int, old_name: str, new_name: str) -> str:
-        held = self._hand[seat] | self._shown[seat]
+        held = self.hand_masks[seat] | self.shown_masks[seat]
         if old & held != old:
             gone = _cards_sym(old & ~held)
             return f"your {old_name} was broken when {gone} was played; it cannot be re-formed"
@@ -812,10 +812,10 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action; raise :class:`IllegalActionError` (state unchanged) otherwise."""
-        ph = self._phase
+        ph = self.phase_id
         if ph == OVER:
             raise IllegalActionError("the deal is over")
-        seat = self._turn
+        seat = self.turn
         if 0 <= action < 256 and ph != DECLARE:
             self._play(seat, action)
             return
@@ -841,14 +841,14 @@ class State:
             raise IllegalActionError(f"{action} is not an action")
 
     def _not_declaring_msg(self) -> str:
-        if self._turnup < 0:
+        if self.turnup_phys < 0:
             return "nothing can be declared once the stock is exhausted"
         return "you can only declare after winning a trick"
 
     def _play(self, seat: int, p: int) -> None:
         bit = 1 << p
-        hand = self._hand[seat]
-        shown = self._shown[seat]
+        hand = self.hand_masks[seat]
+        shown = self.shown_masks[seat]
         if hand & bit:
             if self.copies != 2 or hand >> (p ^ 32) & 1:  # both copies held: which one?
                 p = self._norm_seven(p, hand)
@@ -858,36 +858,36 @@ class State:
             if alt < 0:
                 raise IllegalActionError(f"you do not hold {card_symbol(p)}")
             p, bit = alt, 1 << alt
-        if self._phase == FOLLOW and self._turnup < 0 and not self._follow_mask(hand) & bit:
+        if self.phase_id == FOLLOW and self.turnup_phys < 0 and not self._follow_mask(hand) & bit:
             raise IllegalActionError(self._follow_msg(hand, p))
         snap = self._snapshot(p)
         if hand & bit:
-            h = self._hand
-            self._hand = (hand & ~bit, h[1]) if seat == 0 else (h[0], hand & ~bit)
-            if self._known[seat] & bit:
-                self._known = _set(self._known, seat, self._known[seat] & ~bit)
+            h = self.hand_masks
+            self.hand_masks = (hand & ~bit, h[1]) if seat == 0 else (h[0], hand & ~bit)
+            if self.known_masks[seat] & bit:
+                self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~bit)
         else:
-            self._shown = _set(self._shown, seat, shown & ~bit)
+            self.shown_masks = _set(self.shown_masks, seat, shown & ~bit)
         rules = self.rules
         if (
             p & 31 == self.trump * 8 + rules.seven_rank
             and rules.seven == "played"
-            and self._turnup >= 0
-            and not self._scored7 >> p & 1
+            and self.turnup_phys >= 0
+            and not self.scored_sevens >> p & 1
         ):
-            self._scored7 |= bit
+            self.scored_sevens |= bit
             self._score(seat, rules.seven_points, "seven", card_name(p))
-        if self._phase == LEAD:
-            self._lead = p
-            self._phase = FOLLOW
-            self._turn = 1 - seat
+        if self.phase_id == LEAD:
+            self.lead_card = p
+            self.phase_id = FOLLOW
+            self.turn = 1 - seat
         else:
             self._finish_trick(seat, p)
         self._prev = snap
 
     def _held_copy(self, seat: int, p: int) -> int:
         """A concealed copy of the same card when ``p`` itself is not held (plays by card)."""
-        hand = self._hand[seat]
+        hand = self.hand_masks[seat]
         c = p & 31
         for q in range(c, 32 * self.copies, 32):
             if hand >> q & 1:
@@ -895,7 +895,7 @@ class State:
         return -1
 
     def _follow_msg(self, hand: int, p: int) -> str:
-        lead = self._lead
+        lead = self.lead_card
         ls = suit_of(lead)
         folded = fold_copies(hand, self.copies)
         if folded & (0xFF << (ls * 8)):
@@ -905,69 +905,69 @@ class State:
         return f"you have no card of {card_symbol(lead)[-1]}: you must trump"
 
     def _finish_trick(self, seat: int, p: int) -> None:
-        lead = self._lead
+        lead = self.lead_card
         fs = p >> 3 & 3
         if fs == lead >> 3 & 3:
             win = seat if p & 7 < lead & 7 else 1 - seat
         else:
             win = seat if fs == self.trump else 1 - seat
         rules = self.rules
-        w = self._won
+        w = self.won_masks
         both = (1 << lead) | (1 << p)
-        self._won = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
+        self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
         pts = rules.card_points[lead & 7] + rules.card_points[p & 7]
         if pts:
             b = self._bris
             self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
             if rules.brisques == "immediate":
                 self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
-        self._lead = -1
-        tricks = self._tricks = self._tricks + 1
+        self.lead_card = -1
+        tricks = self.trick_count = self.trick_count + 1
         self._last = win
-        self._turn = win
-        if self._phase == OVER:  # end_check = immediate ended the game on the brisques
+        self.turn = win
+        if self.phase_id == OVER:  # end_check = immediate ended the game on the brisques
             return
         if tricks == rules.stock_tricks and rules.last_trick == "stock":
             self._score(win, rules.last_trick_points, "last trick", "stock")
-            if self._phase == OVER:
+            if self.phase_id == OVER:
                 return
-        if self._turnup >= 0:
-            self._phase = DECLARE
+        if self.turnup_phys >= 0:
+            self.phase_id = DECLARE
             self._dmelds = 0
             self._dseven = False
         elif tricks == rules.total_tricks:
             self._end_deal()
         else:
-            self._phase = LEAD
+            self.phase_id = LEAD
 
     def _draw(self, seat: int) -> None:
         other = 1 - seat
-        pos = self._pos
+        pos = self.stock_pos
         left = len(self.stock) - pos
-        h = list(self._hand)
+        h = list(self.hand_masks)
         h[seat] |= 1 << self.stock[pos]
         if left >= 2:
             h[other] |= 1 << self.stock[pos + 1]
-            self._pos = pos + 2
+            self.stock_pos = pos + 2
         else:
-            tu = self._turnup
+            tu = self.turnup_phys
             h[other] |= 1 << tu
-            self._known = _set(self._known, other, self._known[other] | (1 << tu))
-            self._pos = pos + 1
-            self._turnup = -1
+            self.known_masks = _set(self.known_masks, other, self.known_masks[other] | (1 << tu))
+            self.stock_pos = pos + 1
+            self.turnup_phys = -1
             # the end phase: shown cards return to the hand, and stay known to the other seat
-            sh = self._shown
+            sh = self.shown_masks
             h = [h[0] | sh[0], h[1] | sh[1]]
-            self._known = (self._known[0] | sh[0], self._known[1] | sh[1])
-            self._shown = (0, 0)
-        self._hand = tuple(h)
-        self._phase = LEAD
+            self.known_masks = (self.known_masks[0] | sh[0], self.known_masks[1] | sh[1])
+            self.shown_masks = (0, 0)
+        self.hand_masks = tuple(h)
+        self.phase_id = LEAD
 
     def _seven_action(self, seat: int, action: int) -> None:
         rules = self.rules
         name = "exchange" if action == act.EXCHANGE else "seven"
         trump7 = card_symbol(make_card(rules.seven_rank, self.trump))
-        if self._phase != DECLARE:
+        if self.phase_id != DECLARE:
             raise IllegalActionError(self._not_declaring_msg())
         if self._dseven:
             raise IllegalActionError(
@@ -978,11 +978,11 @@ class State:
         if action == act.EXCHANGE:
             if not any(self._trump_sevens(seat)):
                 raise IllegalActionError(f"you need the {trump7} to exchange for the turn-up")
-            if rank_of(self._turnup) == rules.seven_rank:
+            if rank_of(self.turnup_phys) == rules.seven_rank:
                 raise IllegalActionError(
                     "the turn-up is already a seven of trumps: there is nothing to exchange"
                 )
-            q = self._unscored_seven(seat)
+            q = self.unscored_seven(seat)
             if q < 0:
                 q = next(self._trump_sevens(seat))
         else:
@@ -990,37 +990,38 @@ class State:
                 raise IllegalActionError(
                     "with seven = played a seven of trumps scores when it is played to a trick"
                 )
-            q = self._unscored_seven(seat)
+            q = self.unscored_seven(seat)
             if q < 0:
                 raise IllegalActionError(f"you hold no {trump7} that has not scored")
         snap = self._snapshot(action)
-        scores = not self._scored7 >> q & 1
+        scores = not self.scored_sevens >> q & 1
         if action == act.EXCHANGE:
-            tu = self._turnup
-            hand = (self._hand[seat] & ~(1 << q)) | (1 << tu)
-            self._hand = _set(self._hand, seat, hand)
-            self._known = _set(self._known, seat, (self._known[seat] & ~(1 << q)) | (1 << tu))
-            self._turnup = q
+            tu = self.turnup_phys
+            hand = (self.hand_masks[seat] & ~(1 << q)) | (1 << tu)
+            self.hand_masks = _set(self.hand_masks, seat, hand)
+            known = (self.known_masks[seat] & ~(1 << q)) | (1 << tu)
+            self.known_masks = _set(self.known_masks, seat, known)
+            self.turnup_phys = q
         else:
-            self._known = _set(self._known, seat, self._known[seat] | (1 << q))
+            self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] | (1 << q))
         self._dseven = True
         if rules.seven_counts_as_meld:
             self._dmelds += 1
         if scores:
-            self._scored7 |= 1 << q
+            self.scored_sevens |= 1 << q
             self._score(seat, rules.seven_points, "seven", name)
         self._prev = snap
 
     def _meld(self, seat: int, mask: int) -> None:
         rules = self.rules
-        if self._phase != DECLARE:
+        if self.phase_id != DECLARE:
             raise IllegalActionError(self._not_declaring_msg())
         if self._dmelds >= rules.melds_per_trick:
             n = rules.melds_per_trick
             raise IllegalActionError(
                 f"you may declare {n} meld{'s' if n > 1 else ''} per trick won; win another trick"
             )
-        held = self._hand[seat] | self._shown[seat]
+        held = self.hand_masks[seat] | self.shown_masks[seat]
         if mask & ~held:
             raise IllegalActionError(f"you do not hold {_cards_sym(mask & ~held)}")
         mask = self._known_concealed(seat, mask)
@@ -1032,12 +1033,12 @@ class State:
             raise IllegalActionError(problem)
         snap = self._snapshot(act.meld_action(mask))
         k = rules.melds[kind]
-        self._melds = _set(self._melds, seat, (*self._melds[seat], (kind, mask)))
-        used = self._used[seat]
-        self._used = _set(self._used, seat, _set(used, k.cls, used[k.cls] | mask))
-        self._hand = _set(self._hand, seat, self._hand[seat] & ~mask)
-        self._shown = _set(self._shown, seat, self._shown[seat] | mask)
-        self._known = _set(self._known, seat, self._known[seat] & ~mask)
+        self.meld_log = _set(self.meld_log, seat, (*self.meld_log[seat], (kind, mask)))
+        used = self.used_masks[seat]
+        self.used_masks = _set(self.used_masks, seat, _set(used, k.cls, used[k.cls] | mask))
+        self.hand_masks = _set(self.hand_masks, seat, self.hand_masks[seat] & ~mask)
+        self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] | mask)
+        self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~mask)
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)
         self._prev = snap
@@ -1053,14 +1054,14 @@ class State:
             and self.totals[seat] + self._scores[seat] >= self.rules.target
         ):
             self._winner = seat
-            self._phase = OVER
+            self.phase_id = OVER
 
     def _end_deal(self) -> None:
         rules = self.rules
         win = self._last
         if rules.last_trick == "final":
             self._score(win, rules.last_trick_points, "last trick", "final")
-            if self._phase == OVER:
+            if self.phase_id == OVER:
                 return
         nd, d = 1 - self.dealer, self.dealer
         immediate = rules.brisques == "immediate"
@@ -1071,9 +1072,9 @@ class State:
             for seat in (nd, d):
                 if self._bris[seat]:
                     self._score(seat, self._bris[seat], "brisques", "counted")
-                    if self._phase == OVER:
+                    if self.phase_id == OVER:
                         return
-        self._phase = OVER
+        self.phase_id = OVER
         if rules.end_check == "immediate":
             return
         target = rules.target
@@ -1094,7 +1095,7 @@ class State:
 
     def action_to_string(self, action: int, seat: int | None = None) -> str:
         """Canonical text of an action for the seat to act (or ``seat``), e.g. ``play QS*``."""
-        seat = self._turn if seat is None else seat
+        seat = self.turn if seat is None else seat
         if action == act.PASS:
             return "pass"
         if action == act.EXCHANGE:
@@ -1107,7 +1108,7 @@ class State:
         return "meld " + " ".join(t for _, t in sorted(toks))
 
     def _token_key(self, seat: int, p: int) -> tuple[int, int, int]:
-        shown = self._shown[seat] >> p & 1
+        shown = self.shown_masks[seat] >> p & 1
         num = 0
         if shown:
             for i, g in enumerate(self._shown_groups(seat, p & 31)):
@@ -1117,7 +1118,7 @@ class State:
 
     def _token(self, seat: int, p: int) -> str:
         name = card_name(p)
-        if not self._shown[seat] >> p & 1:
+        if not self.shown_masks[seat] >> p & 1:
             return name
         groups = self._shown_groups(seat, p & 31)
         if len(groups) == 1:
@@ -1133,7 +1134,7 @@ class State:
         Accepts the forms of RULES.md 7 in any case, ``10`` for tens and suit symbols.
         The action is resolved, not checked: :meth:`apply_action` checks it.
         """
-        seat = self._turn
+        seat = self.turn
         words = text.strip().split()
         if not words:
             raise IllegalActionError("empty action: try 'play QS', 'meld QS JD' or 'pass'")
@@ -1155,7 +1156,7 @@ class State:
     def _resolve_tokens(self, seat: int, tokens: Iterable[str], for_play: bool) -> list[int]:
         taken = 0
         out = []
-        hand, shown = self._hand[seat], self._shown[seat]
+        hand, shown = self.hand_masks[seat], self.shown_masks[seat]
         for tok in tokens:
             t = tok.strip()
             star = t.find("*")
@@ -1221,8 +1222,8 @@ class State:
 
     def __repr__(self) -> str:
         return (
-            f"<State {self.rules.variant} trick {self._tricks + 1} {self.phase} "
-            f"player {self._turn} scores {list(self._scores)}>"
+            f"<State {self.rules.variant} trick {self.trick_count + 1} {self.phase} "
+            f"player {self.turn} scores {list(self._scores)}>"
         )
 
 

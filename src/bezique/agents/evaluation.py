@@ -44,17 +44,17 @@ WEIGHTS: tuple[float, ...] = (
 def stock_mask(state: State) -> int:
     """The physical cards still to be drawn: the stock left and the turn-up."""
     mask = 0
-    for q in state.stock[state._pos:]:
+    for q in state.stock[state.stock_pos:]:
         mask |= 1 << q
-    if state._turnup >= 0:
-        mask |= 1 << state._turnup
+    if state.turnup_phys >= 0:
+        mask |= 1 << state.turnup_phys
     return mask
 
 
 def scored32(state: State, seat: int) -> list[tuple[int, int]]:
     """``seat``'s melds so far as (kind, 32-bit card set)."""
     out = []
-    for k, m in state._melds[seat]:
+    for k, m in state.meld_log[seat]:
         f = 0
         while m:
             f |= m & 0xFFFFFFFF
@@ -71,7 +71,7 @@ def features(state: State, seat: int) -> list[float]:
     trump = state.trump
     tg = _targets(rules, trump)
     copies = state.copies
-    mine = _counts(state._hand[seat] | state._shown[seat], copies)
+    mine = _counts(state.hand_masks[seat] | state.shown_masks[seat], copies)
     pool = _counts(stock_mask(state), copies)
     sf = state.stock_left / max(1, rules.stock_size)
     late = 1.0 - sf
@@ -128,9 +128,9 @@ def features(state: State, seat: int) -> list[float]:
             aces += k
         elif r == 1:
             tens += k
-    lead = 1.0 if state._turn == seat and state._lead < 0 else 0.0
+    lead = 1.0 if state.turn == seat and state.lead_card < 0 else 0.0
     seven = 0.0
-    if state._turnup >= 0 and state._unscored_seven(seat) >= 0:
+    if state.turnup_phys >= 0 and state.unscored_seven(seat) >= 0:
         seven = 1.0
     return [
         by_miss[0], by_miss[1], by_miss[2], by_miss[3],

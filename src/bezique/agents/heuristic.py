@@ -184,8 +184,8 @@ class _Targets:
 
     def may_meld(self, state: State, seat: int) -> bool:
         """False when no meld can be legal for ``seat`` (cheap test before the enumeration)."""
-        held = state._hand[seat] | state._shown[seat]
-        used = state._used[seat]
+        held = state.hand_masks[seat] | state.shown_masks[seat]
+        used = state.used_masks[seat]
         if self.copies == 2:
             hi = held >> 32
             once = (held | hi) & _M32
@@ -283,7 +283,7 @@ class HeuristicPolicy:
 
     def choose(self, state: State) -> int:
         """The action (int) this policy plays in ``state`` for the seat to act."""
-        if state._phase == DECLARE:
+        if state.phase_id == DECLARE:
             return self._declare(state)
         if state.end_phase:
             return self._end_play(state)
@@ -293,8 +293,8 @@ class HeuristicPolicy:
 
     def _declare(self, state: State) -> int:
         tg = _targets(state.rules, state.trump)
-        if not tg.may_meld(state, state._turn) and not (
-            state._can_exchange(state._turn) or state._unscored_seven(state._turn) >= 0
+        if not tg.may_meld(state, state.turn) and not (
+            state.can_exchange(state.turn) or state.unscored_seven(state.turn) >= 0
         ):
             return act.PASS
         legal = state.legal_actions()
@@ -324,10 +324,10 @@ class HeuristicPolicy:
     def _context(self, state: State, tg: _Targets, held: int) -> tuple[list[float], int]:
         """(the cost of losing one copy of each card, unseen card count) for the seat to act,
         which holds the physical cards ``held`` (hand and shown)."""
-        seat = state._turn
+        seat = state.turn
         copies = tg.copies
-        gone = (state._won[0] | state._won[1] | state._shown[1 - seat]
-                | (0 if state._lead < 0 else 1 << state._lead))
+        gone = (state.won_masks[0] | state.won_masks[1] | state.shown_masks[1 - seat]
+                | (0 if state.lead_card < 0 else 1 << state.lead_card))
         # the cards neither held nor seen gone (the won, shown and led cards are distinct
         # physical cards, so per card: copies in the pack - mine - gone)
         unseen = tg.deck_mask & ~(held | gone)
@@ -337,7 +337,7 @@ class HeuristicPolicy:
         if comp is None:
             comp = self._comp[state.stock_left] = _comp_row(self.params, state.stock_left)
         cost = [0.0] * 32
-        scored_melds = state._melds[seat]
+        scored_melds = state.meld_log[seat]
         scored = {(k, _fold32(m)) for k, m in scored_melds}
         for kind, pts, needs, cards32 in tg.fixed_sets:
             if scored and (kind, cards32) in scored:
@@ -411,16 +411,16 @@ class HeuristicPolicy:
             kinds = rules.melds
             melds = sorted(
                 ((kinds[tg.kind(state, m)].points, _fold32(m))
-                 for m in state._legal_meld_masks(seat)),
+                 for m in state.legal_meld_masks(seat)),
                 reverse=True,
             )
         seven_bonus = 0
-        if state._turnup >= 0 and (
-            state._can_exchange(seat)
-            or (rules.seven == "declared" and state._unscored_seven(seat) >= 0)
+        if state.turnup_phys >= 0 and (
+            state.can_exchange(seat)
+            or (rules.seven == "declared" and state.unscored_seven(seat) >= 0)
         ):
             seven_bonus = 10
-        held = state._hand[seat] | state._shown[seat]
+        held = state.hand_masks[seat] | state.shown_masks[seat]
         twice = 0
         for k in range(1, state.copies):
             twice |= (held >> (32 * k)) & _M32
@@ -447,7 +447,7 @@ class HeuristicPolicy:
         more)."""
         out: list[int] = []
         seen = 0
-        for mask in (state._shown[seat], state._hand[seat]):
+        for mask in (state.shown_masks[seat], state.hand_masks[seat]):
             while mask:
                 low = mask & -mask
                 p = low.bit_length() - 1
@@ -462,23 +462,23 @@ class HeuristicPolicy:
         return out
 
     def _stock_play(self, state: State) -> int:
-        seat = state._turn
+        seat = state.turn
         rules = state.rules
         trump = state.trump
         tg = _targets(rules, trump)
-        held = state._hand[seat] | state._shown[seat]
+        held = state.hand_masks[seat] | state.shown_masks[seat]
         cost, unseen = self._context(state, tg, held)
         pts_of = rules.card_points
         cands = self._candidates(state, seat)
         meld_ready = self._meld_ready
         best, best_score = cands[0], -1e18
-        if state._phase == LEAD:
+        if state.phase_id == LEAD:
             ready = self._ready(state, tg, seat)
             opp = 1 - seat
-            opp_h = (state._hand[opp] | state._shown[opp]).bit_count()
-            opp_shown = _fold32(state._shown[opp])
+            opp_h = (state.hand_masks[opp] | state.shown_masks[opp]).bit_count()
+            opp_shown = _fold32(state.shown_masks[opp])
             # the copies neither mine nor won (the opponent's, shown or not, and the stock)
-            outside = tg.deck_mask & ~(held | state._won[0] | state._won[1])
+            outside = tg.deck_mask & ~(held | state.won_masks[0] | state.won_masks[1])
             beat32, beat_phys = tg.beat32, tg.beat_phys
             tries = max(1, opp_h)
             beat_blank = self.params.beat_blank
@@ -499,7 +499,7 @@ class HeuristicPolicy:
                 if score > best_score:
                     best, best_score = p, score
             return best
-        lead = state._lead & 31
+        lead = state.lead_card & 31
         ls, lr = lead >> 3, lead & 7
         trick_pts = pts_of[lr]
         ready2: _Ready | None = None  # only needed when a card wins
@@ -524,11 +524,11 @@ class HeuristicPolicy:
     # ------------------------------------------------------------------ the end phase
 
     def _end_play(self, state: State) -> int:
-        seat = state._turn
+        seat = state.turn
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        n = state._hand[seat].bit_count()
+        n = state.hand_masks[seat].bit_count()
         if n <= self.solver_cards:
             try:
                 res = solve(state, max_nodes=self.solver_nodes)
@@ -541,12 +541,12 @@ class HeuristicPolicy:
     def simple_end_play(self, state: State, legal: list[int]) -> int:
         """End-phase rules of thumb: follow with the cheapest card that wins, else the
         cheapest card; lead a card the other hand cannot beat, the richest first."""
-        seat = state._turn
+        seat = state.turn
         rules = state.rules
         pts_of = rules.card_points
         trump = state.trump
-        if state._lead >= 0:
-            lead = state._lead & 31
+        if state.lead_card >= 0:
+            lead = state.lead_card & 31
             ls, lr = lead >> 3, lead & 7
 
             def key(p: int) -> tuple[int, int, int]:
@@ -557,7 +557,7 @@ class HeuristicPolicy:
                         pts_of[r], -r if s != trump else -r + 100)
 
             return min(legal, key=key)
-        other = _fold32(state._hand[1 - seat])
+        other = _fold32(state.hand_masks[1 - seat])
         opp_trumps = other >> (trump * 8) & 0xFF
 
         def lead_key(p: int) -> tuple[int, int, int]:

@@ -370,7 +370,7 @@ def _matches(state: State, obs: Observation) -> bool:
     if tuple(state.hand(seat)) != obs.hand:
         return False
     other = 1 - seat
-    known = state._known[other] & state._hand[other]
+    known = state.known_masks[other] & state.hand_masks[other]
     got = sorted((card_of(p) for p in _bits(known)), key=lambda c: (suit_of(c), rank_of(c)))
     return (
         tuple(got) == obs.opponent_known
@@ -402,7 +402,7 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
         for player, text in obs.actions:
             if player == opp:
                 if (targets is not None and fresh_turn and text == "pass"
-                        and ((state._turnup >= 0 and state._unscored_seven(opp) >= 0)
+                        and ((state.turnup_phys >= 0 and state.unscored_seven(opp) >= 0)
                              or targets.may_meld(state, opp))
                         and len(state.legal_actions()) > 1):
                     unlikely += 1
@@ -410,7 +410,7 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
                         and len(state.legal_actions()) > 1
                         and state.action_to_string(model.choose(state)) != text):
                     differ += 1
-            fresh_turn = text.startswith("play") and state._phase == FOLLOW
+            fresh_turn = text.startswith("play") and state.phase_id == FOLLOW
             state.apply(text)
     except BeziqueError:
         return None
@@ -488,9 +488,9 @@ class WorldSampler:
         assert self._chain is not None
         world = self._chain[1].clone()
         # the opponent's choices say nothing about the order of the undrawn stock
-        rest = list(world.stock[world._pos:])
+        rest = list(world.stock[world.stock_pos:])
         rng.shuffle(rest)
-        world.stock = world.stock[:world._pos] + tuple(rest)
+        world.stock = world.stock[:world.stock_pos] + tuple(rest)
         return world
 
     def _steps(self, rng: random.Random, n: int) -> None:

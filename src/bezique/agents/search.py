@@ -76,9 +76,9 @@ def potential(state: State, seat: int) -> float:
     copies = state.copies
     trump = state.trump
     tg = _targets(rules, trump)
-    mine = _layers(state._hand[seat] | state._shown[seat], copies)
+    mine = _layers(state.hand_masks[seat] | state.shown_masks[seat], copies)
     pool = _layers(stock_mask(state), copies)
-    declare = 0.8 if state._turnup >= 0 else 0.0
+    declare = 0.8 if state.turnup_phys >= 0 else 0.0
     value = 0.0
     if declare:
         scored = {(k, m) for k, m in scored32(state, seat)}
@@ -164,9 +164,9 @@ class Rollout:
         """The deal result for ``seat`` when both sides play on by the rollout policy; with a
         ``horizon``, play only that many more tricks and add :func:`evaluate` there."""
         policy = self.policy
-        stop = state._tricks + horizon if horizon else 1 << 30
+        stop = state.trick_count + horizon if horizon else 1 << 30
         while not state.is_terminal():
-            if state._tricks >= stop and state._phase == LEAD and not state.end_phase:
+            if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 return self.evaluate(state, seat)
             if state.end_phase:
                 exact = self._solve_rest(state, seat)
@@ -178,8 +178,8 @@ class Rollout:
 
     def _solve_rest(self, state: State, seat: int) -> int | None:
         """The exact deal result from an end-phase state, or None if it is too big to solve."""
-        mover = state._turn
-        hand_me = state._hand[mover]
+        mover = state.turn
+        hand_me = state.hand_masks[mover]
         if hand_me.bit_count() > self.solver_cards:
             return None
         rules = state.rules
@@ -193,8 +193,8 @@ class Rollout:
         solver.max_nodes = self.solver_nodes
         copies = state.copies
         me = hand_mask((card_of(p) for p in _bits(hand_me)), copies)
-        opp = hand_mask((card_of(p) for p in _bits(state._hand[1 - mover])), copies)
-        lead = -1 if state._lead < 0 else state._lead & 31
+        opp = hand_mask((card_of(p) for p in _bits(state.hand_masks[1 - mover])), copies)
+        lead = -1 if state.lead_card < 0 else state.lead_card & 31
         try:
             v = solver.search(me, opp, lead, -(1 << 30), 1 << 30)
         except SolverBudgetError:
