@@ -3,7 +3,9 @@
 An action int is one of:
 
 * ``0..255``: play the physical card with that number (see :mod:`bezique.cards`);
-* :data:`PASS` (256), :data:`EXCHANGE` (257), :data:`SEVEN` (258);
+* :data:`PASS` (256), :data:`EXCHANGE` (257), :data:`SEVEN` (258), and for the family of
+  RULES.md 9.8 :data:`CARTE` (259, carte blanche) and :data:`OFFER` (260, the declaring turn
+  passed to the partner);
 * ``mask << 9`` for a meld made of the physical cards of ``mask``.
 
 Their text (RULES.md 7) depends on the position (``QS`` or ``QS*``), so
@@ -22,6 +24,8 @@ from .cards import bits
 PASS = 256
 EXCHANGE = 257
 SEVEN = 258
+CARTE = 259
+OFFER = 260
 
 
 def meld_action(mask: int) -> int:
@@ -45,9 +49,10 @@ def meld_cards(action: int) -> list[int]:
 
 
 def kind(action: int) -> str:
-    """``play``, ``meld``, ``pass``, ``exchange`` or ``seven``."""
+    """``play``, ``meld``, ``pass``, ``exchange``, ``seven``, ``carte`` or ``offer``."""
     if action < 256:
         return "play"
     if action >= 512:
         return "meld"
-    return {PASS: "pass", EXCHANGE: "exchange", SEVEN: "seven"}[action]
+    return {PASS: "pass", EXCHANGE: "exchange", SEVEN: "seven", CARTE: "carte",
+            OFFER: "offer"}[action]

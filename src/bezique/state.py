@@ -17,7 +17,7 @@ and :meth:`State.undo_action` restores a snapshot.  Actions are ints too (see
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from . import actions as act
@@ -36,10 +36,22 @@ from .cards import (
     suit_of,
 )
 from .errors import IllegalActionError, RecordError
-from .rules import CLASS_NAMES, Pattern, Rules
+from .melds import (
+    QuickPattern,
+    cards_sym,
+    classify,
+    known_concealed,
+    legal_meld_masks,
+    meld_problem,
+    membership,
+    quick_patterns,
+    shown_groups,
+    sort_key,
+)
+from .notation import action_to_string, string_to_action
+from .rules import Rules
 
 LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
-_ILLEGAL = "illegal meld"  # the unworded reason of the meld search
 PHASE_NAMES = ("lead", "follow", "declare", "over")
 
 # Score event reasons.
@@ -51,18 +63,6 @@ Meld = tuple[int, int]  # (meld kind index, physical mask)
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1 :])
-
-
-def _multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]]:
-    """Every way to take ``n`` items from groups with these capacities (counts per group)."""
-    if n == 0:
-        yield [0] * (len(caps) - start)
-        return
-    if start >= len(caps):
-        return
-    for k in range(min(n, caps[start]), -1, -1):
-        for rest in _multisets(caps, n - k, start + 1):
-            yield [k, *rest]
 
 
 class State:
@@ -237,7 +237,7 @@ class State:
         s.trump = suit_of(turnup)
         s.stock = tuple(stock)
         s.deal_hands = tuple(tuple(h) for h in hands)
-        s._patterns = _quick_patterns(rules, s.trump)
+        s._patterns = quick_patterns(rules, s.trump)
         s.stock_pos = 0
         s.turnup_phys = turnup
         s.hand_masks = tuple(_mask(h) for h in hands)
@@ -466,11 +466,11 @@ class State:
 
     def hand(self, seat: int) -> list[int]:
         """The cards of a seat's concealed hand, sorted (cards 0..31, copies repeated)."""
-        return sorted((card_of(p) for p in bits(self.hand_masks[seat])), key=_sort_key)
+        return sorted((card_of(p) for p in bits(self.hand_masks[seat])), key=sort_key)
 
     def shown(self, seat: int) -> list[int]:
         """The cards a seat has shown on the table, sorted."""
-        return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=_sort_key)
+        return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=sort_key)
 
     def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
         """A seat's scored melds: (name, cards, points, intact) in the order declared."""
@@ -478,7 +478,7 @@ class State:
         held = self.shown_masks[seat] | self.hand_masks[seat]
         for k, m in self.meld_log[seat]:
             kind = self.rules.melds[k]
-            cards = sorted((card_of(p) for p in bits(m)), key=_sort_key)
+            cards = sorted((card_of(p) for p in bits(m)), key=sort_key)
             out.append((kind.name, cards, kind.points, m & held == m))
         return out
 
@@ -542,10 +542,10 @@ class State:
             (self.known_masks[0] | self.known_masks[1]) & hand
             or (dup >> (self.trump * 8 + self.rules.seven_rank) & 1 and self.turnup_phys >= 0)
         ):
-            out = [self._norm_seven(p, hand) if dup >> (p & 31) & 1 else p for p in out]
+            out = [self.play_copy(p, hand) if dup >> (p & 31) & 1 else p for p in out]
         return out
 
-    def _norm_seven(self, p: int, hand: int) -> int:
+    def play_copy(self, p: int, hand: int) -> int:
         """Which concealed copy of a card to use.  A seven of trumps while the stock lasts: a
         scored one first, unless sevens score when played (then an unscored one).  Otherwise a
         copy the other seat knows of (a turn-up taken, a declared seven), so the copy chosen
@@ -566,7 +566,7 @@ class State:
             if len(qs) == 1:
                 return qs[0]
             if qs:  # several known copies: the first by public meld history, not copy number
-                return min(qs, key=lambda q: self._membership(self.turn, q))
+                return min(qs, key=lambda q: membership(self.meld_log[self.turn], q))
         return p
 
     def _follow_mask(self, hand: int) -> int:
@@ -584,24 +584,12 @@ class State:
             allow = trumps or CARD_MASK32
         return hand & (allow | allow << 32 if two else _replicate(allow, self.copies))
 
-    def _membership(self, seat: int, p: int) -> tuple[int, ...]:
-        return tuple(i for i, (_, m) in enumerate(self.meld_log[seat]) if m >> p & 1)
-
-    def _shown_groups(self, seat: int, card: int) -> list[list[int]]:
-        """The shown copies of ``card`` grouped by meld history, groups in canonical order."""
-        groups: dict[tuple[int, ...], list[int]] = {}
-        sh = self.shown_masks[seat]
-        for q in range(card, 32 * self.copies, 32):
-            if sh >> q & 1:
-                groups.setdefault(self._membership(seat, q), []).append(q)
-        return [groups[k] for k in sorted(groups)]
-
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
         if self.copies == 2 and not shown & shown >> 32:
             return list(bits(shown))  # no card shown twice: every shown card is its own choice
         out: list[int] = []
         for c in bits(fold_copies(shown, self.copies)):
-            out.extend(g[0] for g in self._shown_groups(seat, c))
+            out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, self.copies))
         return out
 
     def _declare_actions(self, seat: int) -> list[int]:
@@ -642,171 +630,21 @@ class State:
 
     # ------------------------------------------------------------------ melds
 
-    def _known_first(self, qs: list[int]) -> list[int]:
-        """Concealed copies of one card, those the other seat knows of first: using one of them
-        reveals nothing, so the copy chosen never depends on cards the other seat has not seen."""
-        known = self.known_masks[0] | self.known_masks[1]
-        return sorted(qs, key=lambda q: not known >> q & 1) if known else qs
-
-    def _known_concealed(self, seat: int, mask: int) -> int:
-        """``mask`` with each concealed copy the other seat does not know of replaced, where
-        possible, by a known concealed copy of the same card (see :meth:`_known_first`)."""
-        hand = self.hand_masks[seat]
-        spare = self.known_masks[seat] & hand & ~mask
-        for p in bits(mask & hand & ~self.known_masks[seat]):
-            if not spare:
-                break
-            for q in range(p & 31, 32 * self.copies, 32):
-                if spare >> q & 1:
-                    mask = (mask & ~(1 << p)) | (1 << q)
-                    spare &= ~(1 << q)
-                    break
-        return mask
-
-    def _groups_for(self, seat: int, card: int) -> list[list[int]]:
-        """Concealed copies (one group) then shown copies by history, for meld enumeration."""
-        out = []
-        hand = self.hand_masks[seat]
-        conc = self._known_first([q for q in range(card, 32 * self.copies, 32) if hand >> q & 1])
-        if conc:
-            out.append(conc)
-        if self.shown_masks[seat]:
-            out.extend(self._shown_groups(seat, card))
-        return out
-
     def legal_meld_masks(self, seat: int) -> list[int]:
-        hand = self.hand_masks[seat]
-        held_phys = hand | self.shown_masks[seat]
-        used = self.used_masks[seat]
-        every = self.rules.fresh_card == "every"
-        if self.copies == 2:
-            held = (held_phys | held_phys >> 32) & CARD_MASK32
-        else:
-            held = fold_copies(held_phys, self.copies)
-        found: list[int] = []
-        if self.copies == 2:
-            # cheap rejection of most patterns at once: the cards needed once and twice
-            miss1 = ~held  # cards not held; held once but not twice:
-            miss2 = ~(held_phys & held_phys >> 32 & CARD_MASK32)
-            cands = [q for q in self._patterns if not (q[4] & miss1 or q[5] & miss2)
-                     and (held_phys & q[2]).bit_count() >= q[6]]
-        else:
-            cands = [q for q in self._patterns
-                     if all((held_phys & cm).bit_count() >= need for cm, need in q[3])]
-        for pat, cls, pm, _, _, _, _ in cands:
-            # rule 4 (a card new to the class), fresh card
-            avail = held_phys & pm
-            if not avail & ~used[cls] or (every and not avail & hand):
-                continue
-            if pat.n:
-                cards = [make_card(pat.rank, s) for s in range(4)]
-                if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
-                                                              else 1):
-                    continue
-                per = [self._groups_for(seat, c) for c in cards]
-                if pat.distinct:
-                    combos: list[list[list[int]]] = [[]]
-                    for gs in per:
-                        combos = [[*cm, g[:1]] for cm in combos for g in gs]
-                    masks = [_mask(q for part in cm for q in part) for cm in combos]
-                else:
-                    flat = [g for gs in per for g in gs]
-                    caps = [len(g) for g in flat]
-                    if sum(caps) < pat.n:
-                        continue
-                    masks = [
-                        _mask(q for g, k in zip(flat, take, strict=True) for q in g[:k])
-                        for take in _multisets(caps, pat.n)
-                    ]
-            else:
-                if any(not held >> c & 1 for c, _ in pat.counts):
-                    continue
-                masks = [0]
-                ok = True
-                for c, need in pat.counts:
-                    gs = self._groups_for(seat, c)
-                    caps = [len(g) for g in gs]
-                    if sum(caps) < need:
-                        ok = False
-                        break
-                    parts = [
-                        _mask(q for g, k in zip(gs, take, strict=True) for q in g[:k])
-                        for take in _multisets(caps, need)
-                    ]
-                    masks = [m | part for m in masks for part in parts]
-                if not ok:
-                    continue
-            for m in masks:
-                if self._meld_problem(seat, m, pat.kind, explain=False) is None:
-                    found.append(m)
-        return found
+        """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`)."""
+        return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
+                                self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
+                                self._known_any())
+
+    def _known_any(self) -> int:
+        known = 0
+        for k in self.known_masks:
+            known |= k
+        return known
 
     def classify(self, mask: int) -> int:
         """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
-        cards = [p & 31 for p in bits(mask)]
-        for pat, *_ in self._patterns:
-            if pat.matches(cards):
-                return pat.kind
-        return -1
-
-    def _meld_problem(self, seat: int, mask: int, kind: int, explain: bool = True) -> str | None:
-        """Why the meld ``mask`` of ``kind`` breaks RULES.md 3.3 rules 3-6, or None if legal.
-
-        With ``explain=False`` (the meld search) the reason is not worded, only signalled."""
-        rules = self.rules
-        k = rules.melds[kind]
-        cls = k.cls
-        held = self.hand_masks[seat] | self.shown_masks[seat]
-        for mk, mm in self.meld_log[seat]:
-            if not mm & mask:
-                continue
-            m = rules.melds[mk]
-            if m.cls == cls:
-                if rules.reform and mm & held != mm:
-                    continue
-                if not explain and (mm & mask != mm or k.points <= m.points):
-                    return _ILLEGAL
-                if mm == mask:
-                    return f"you have already scored that {m.name}"
-                if mm & mask != mm:
-                    return self._subset_problem(seat, mm, mask, m.name, k.name)
-                if k.points <= m.points:
-                    return (
-                        f"a {k.name} ({k.points}) does not score more than your {m.name} "
-                        f"({m.points}) made of the same cards"
-                    )
-            elif rules.cross_class == "increase" and k.points <= m.points:
-                if not explain:
-                    return _ILLEGAL
-                shared = _cards_sym(mm & mask)
-                return (
-                    f"with cross_class = increase a {k.name} ({k.points}) must score more than "
-                    f"your {m.name} ({m.points}), which shares {shared}"
-                )
-        if not mask & ~self.used_masks[seat][cls]:
-            if not explain:
-                return _ILLEGAL
-            return (
-                f"every card of that {k.name} has already been in a class {CLASS_NAMES[cls]} "
-                "meld; a new meld needs a new card"
-            )
-        if rules.fresh_card == "every" and not mask & self.hand_masks[seat]:
-            return "each meld needs at least one card from your hand, not only cards on the table"
-        return None
-
-    def _subset_problem(self, seat: int, old: int, new: int, old_name: str, new_name: str) -> str:
-        held = self.hand_masks[seat] | self.shown_masks[seat]
-        if old & held != old:
-            gone = _cards_sym(old & ~held)
-            return f"your {old_name} was broken when {gone} was played; it cannot be re-formed"
-        shared = old & new
-        sym = _cards_sym(shared)
-        if "marriage" in old_name and "marriage" in new_name:
-            return f"that {sym} has already been married"
-        return (
-            f"the {sym} is in your {old_name}: in one class cards may be added to a meld, "
-            "never taken from it"
-        )
+        return classify(self._patterns, mask)
 
     # ------------------------------------------------------------------ applying
 
@@ -851,7 +689,7 @@ class State:
         shown = self.shown_masks[seat]
         if hand & bit:
             if self.copies != 2 or hand >> (p ^ 32) & 1:  # both copies held: which one?
-                p = self._norm_seven(p, hand)
+                p = self.play_copy(p, hand)
                 bit = 1 << p
         elif not shown & bit:
             alt = self._held_copy(seat, p)
@@ -891,7 +729,7 @@ class State:
         c = p & 31
         for q in range(c, 32 * self.copies, 32):
             if hand >> q & 1:
-                return self._norm_seven(q, hand)
+                return self.play_copy(q, hand)
         return -1
 
     def _follow_msg(self, hand: int, p: int) -> str:
@@ -1023,12 +861,13 @@ class State:
             )
         held = self.hand_masks[seat] | self.shown_masks[seat]
         if mask & ~held:
-            raise IllegalActionError(f"you do not hold {_cards_sym(mask & ~held)}")
-        mask = self._known_concealed(seat, mask)
+            raise IllegalActionError(f"you do not hold {cards_sym(mask & ~held)}")
+        mask = known_concealed(mask, self.hand_masks[seat], self.known_masks[seat], self.copies)
         kind = self.classify(mask)
         if kind < 0:
-            raise IllegalActionError(f"{_cards_sym(mask)} is not a meld")
-        problem = self._meld_problem(seat, mask, kind)
+            raise IllegalActionError(f"{cards_sym(mask)} is not a meld")
+        problem = meld_problem(rules, kind, mask, self.hand_masks[seat], self.shown_masks[seat],
+                               self.used_masks[seat], self.meld_log[seat])
         if problem:
             raise IllegalActionError(problem)
         snap = self._snapshot(act.meld_action(mask))
@@ -1095,116 +934,15 @@ class State:
 
     def action_to_string(self, action: int, seat: int | None = None) -> str:
         """Canonical text of an action for the seat to act (or ``seat``), e.g. ``play QS*``."""
-        seat = self.turn if seat is None else seat
-        if action == act.PASS:
-            return "pass"
-        if action == act.EXCHANGE:
-            return "exchange"
-        if action == act.SEVEN:
-            return "seven"
-        if action < 256:
-            return "play " + self._token(seat, action)
-        toks = [(self._token_key(seat, p), self._token(seat, p)) for p in bits(action >> 9)]
-        return "meld " + " ".join(t for _, t in sorted(toks))
-
-    def _token_key(self, seat: int, p: int) -> tuple[int, int, int]:
-        shown = self.shown_masks[seat] >> p & 1
-        num = 0
-        if shown:
-            for i, g in enumerate(self._shown_groups(seat, p & 31)):
-                if p in g:
-                    num = i
-        return (suit_of(p), rank_of(p), num if shown else 99)
-
-    def _token(self, seat: int, p: int) -> str:
-        name = card_name(p)
-        if not self.shown_masks[seat] >> p & 1:
-            return name
-        groups = self._shown_groups(seat, p & 31)
-        if len(groups) == 1:
-            return name + "*"
-        for i, g in enumerate(groups):
-            if p in g:
-                return f"{name}*{i + 1}"
-        raise AssertionError("shown card not in its groups")  # pragma: no cover
+        return action_to_string(self, action, self.turn if seat is None else seat)
 
     def string_to_action(self, text: str) -> int:
         """The action named by ``text`` for the seat to act; :class:`IllegalActionError` if none.
 
-        Accepts the forms of RULES.md 7 in any case, ``10`` for tens and suit symbols.
-        The action is resolved, not checked: :meth:`apply_action` checks it.
+        Accepts the forms of RULES.md 7 (see :mod:`bezique.notation`); the action is resolved,
+        not checked: :meth:`apply_action` checks it.
         """
-        seat = self.turn
-        words = text.strip().split()
-        if not words:
-            raise IllegalActionError("empty action: try 'play QS', 'meld QS JD' or 'pass'")
-        verb = words[0].lower()
-        args = words[1:]
-        if verb in ("pass", "draw", "exchange", "seven") and not args:
-            return {"pass": act.PASS, "draw": act.PASS, "exchange": act.EXCHANGE,
-                    "seven": act.SEVEN}[verb]
-        if verb == "play" and len(args) == 1:
-            return self._resolve_tokens(seat, args, for_play=True)[0]
-        if verb == "meld" and args:
-            ps = self._resolve_tokens(seat, args, for_play=False)
-            return act.meld_action(_mask(ps))
-        raise IllegalActionError(
-            f"{text.strip()!r} is not an action: try 'play QS', 'meld QS JD', 'exchange', "
-            "'seven' or 'pass'"
-        )
-
-    def _resolve_tokens(self, seat: int, tokens: Iterable[str], for_play: bool) -> list[int]:
-        taken = 0
-        out = []
-        hand, shown = self.hand_masks[seat], self.shown_masks[seat]
-        for tok in tokens:
-            t = tok.strip()
-            star = t.find("*")
-            num = 0
-            if star >= 0:
-                tail = t[star + 1 :]
-                if tail and (not tail.isdigit() or int(tail) == 0):
-                    raise IllegalActionError(f"{tok!r} is not a card (write QS, QS* or QS*2)")
-                num = int(tail) if tail else 0
-                t = t[:star]
-            try:
-                c = parse_card(t)
-            except ValueError as e:
-                raise IllegalActionError(str(e)) from None
-            if star < 0:
-                cands = [q for q in range(c, 32 * self.copies, 32)
-                         if hand >> q & 1 and not taken >> q & 1]
-                if not cands:
-                    where = (" in your hand" if shown and fold_copies(shown, self.copies) >> c & 1
-                             else "")
-                    hint = f" (yours is on the table: write {card_name(c)}*)" if where else ""
-                    again = any(taken >> q & 1 for q in range(c, 32 * self.copies, 32))
-                    raise IllegalActionError(
-                        f"you do not hold {'another ' if again else ''}{card_symbol(c)}{where}"
-                        f"{hint}"
-                    )
-                q = self._known_first(cands)[0]
-                if for_play:
-                    q = self._norm_seven(q, hand)
-            else:
-                groups = self._shown_groups(seat, c)
-                if not groups:
-                    raise IllegalActionError(f"you have no {card_symbol(c)} on the table")
-                if num == 0 and len(groups) > 1:
-                    raise IllegalActionError(
-                        f"your shown {card_name(c)} copies differ: write "
-                        + " or ".join(f"{card_name(c)}*{i + 1}" for i in range(len(groups)))
-                    )
-                if num > len(groups):
-                    raise IllegalActionError(f"you have no {card_name(c)}*{num} on the table")
-                g = groups[max(num, 1) - 1]
-                free = [q for q in g if not taken >> q & 1]
-                if not free:
-                    raise IllegalActionError(f"you have no other shown {card_symbol(c)}")
-                q = free[0]
-            taken |= 1 << q
-            out.append(q)
-        return out
+        return string_to_action(self, text)
 
     def apply(self, action: int | str) -> None:
         """Apply an action given as int or text (see :meth:`string_to_action`)."""
@@ -1227,64 +965,9 @@ class State:
         )
 
 
-def _copies_of(mask: int, card: int, copies: int) -> int:
-    n = 0
-    for q in range(card, 32 * copies, 32):
-        n += mask >> q & 1
-    return n
-
-
 _B0, _B1, _B2, _B3 = (
     tuple([k * 8 + i for i in range(8) if b >> i & 1] for b in range(256)) for k in range(4)
 )
 
-QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int, int]
-_QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
-
-
-def _quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
-    """The patterns under ``trump`` with what the meld search needs to reject them cheaply:
-    the class, the physical mask of every card that could take part, (mask, count) needs, for
-    two packs the cards needed at least once and twice (32-bit card masks), and how many of the
-    possible cards must be held (for "n of a rank" in any suits)."""
-    key = (rules, trump)
-    got = _QUICK.get(key)
-    if got is not None:
-        return got
-    out: list[QuickPattern] = []
-    for pat in rules.patterns(trump):
-        cls = rules.melds[pat.kind].cls
-        need1 = need2 = 0
-        if pat.n:
-            cards = [make_card(pat.rank, s) for s in range(4)]
-            pm = _replicate(_mask(cards), rules.copies)
-            if pat.distinct:
-                reqs = tuple((_replicate(1 << c, rules.copies), 1) for c in cards)
-                need1 = _mask(cards)
-            else:
-                reqs = ((pm, pat.n),)
-                if pat.n == 2 * len(cards):
-                    need1 = need2 = _mask(cards)
-        else:
-            pm = _replicate(_mask(c for c, _ in pat.counts), rules.copies)
-            reqs = tuple((_replicate(1 << c, rules.copies), n) for c, n in pat.counts)
-            need1 = _mask(c for c, _ in pat.counts)
-            need2 = _mask(c for c, n in pat.counts if n >= 2)
-        nmin = pat.n if pat.n and not pat.distinct else 0
-        out.append((pat, cls, pm, reqs, need1, need2, nmin))
-    res = tuple(out)
-    _QUICK[key] = res
-    return res
-
-
 _mask = mask_of
 _replicate = replicate
-
-
-def _sort_key(c: int) -> tuple[int, int]:
-    return (suit_of(c), rank_of(c))
-
-
-def _cards_sym(mask: int) -> str:
-    cards = sorted({p & 31 for p in bits(mask)}, key=_sort_key)
-    return " ".join(card_symbol(c) for c in cards)

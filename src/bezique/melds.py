@@ -1,0 +1,312 @@
+"""Melds: which cards form a meld, and whether a seat may score it now (RULES.md 3.3).
+
+This module owns the answer to "why was my meld refused?".  Everything here works on ints: a
+physical card is a bit of a mask (see :mod:`bezique.cards`), a seat's melds so far are its *log*,
+a tuple of ``(meld kind index, physical mask)`` in the order scored, and ``used`` holds, per meld
+class, every physical card that has been in a meld of that class.
+
+- :func:`quick_patterns` makes the variant's meld table concrete under a trump suit, with the
+  masks the meld search needs to reject most patterns at once.
+- :func:`classify` names the meld a set of cards forms (a meld is named by its cards alone).
+- :func:`meld_problem` judges one meld against the seat's earlier melds (rules 3–6 of RULES.md
+  3.3, with the options ``reform``, ``cross_class`` and ``fresh_card``) and words the reason a
+  player reads when it is refused.  The judgement takes the holding and the earlier melds as plain
+  values, so a variant can pass a partner's shown cards and both partners' logs (RULES.md 9.5),
+  and another ``reuse`` reading (RULES.md 9.0.5) is one more judge beside this one.
+- :func:`legal_meld_masks` lists every legal meld of a holding (the meld search of the declaring
+  turn), choosing among physical copies so that the choice never reveals a hidden card.
+
+>>> from bezique.rules import Rules
+>>> from bezique.cards import parse_card
+>>> r = Rules.preset("bezique")
+>>> pats = quick_patterns(r, 1)  # hearts are trumps
+>>> qs, jd = parse_card("QS"), parse_card("JD")
+>>> r.melds[classify(pats, 1 << qs | 1 << jd)].name
+'bezique'
+>>> meld_problem(r, classify(pats, 1 << qs | 1 << jd), 1 << qs | 1 << jd,
+...              hand=1 << qs | 1 << jd, shown=0, used=(0, 0, 0), log=()) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from .cards import (
+    CARD_MASK32,
+    bits,
+    card_symbol,
+    fold_copies,
+    make_card,
+    mask_of,
+    rank_of,
+    replicate,
+    suit_of,
+)
+from .rules import CLASS_NAMES, Pattern, Rules
+
+ILLEGAL = "illegal meld"  # the unworded reason of the meld search
+
+Log = tuple[tuple[int, int], ...]  # a seat's melds: (meld kind index, physical mask), in order
+
+# (pattern, class, mask of every physical card that could take part, (mask, count) needs,
+#  32-bit masks of the cards needed at least once and twice, cards needed of "n of a rank")
+QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int, int]
+_QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
+
+
+def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
+    """The patterns under ``trump`` with what the meld search needs to reject them cheaply:
+    the class, the physical mask of every card that could take part, (mask, count) needs, for
+    two packs the cards needed at least once and twice (32-bit card masks), and how many of the
+    possible cards must be held (for "n of a rank" in any suits).  Cached per (rules, trump)."""
+    key = (rules, trump)
+    got = _QUICK.get(key)
+    if got is not None:
+        return got
+    out: list[QuickPattern] = []
+    for pat in rules.patterns(trump):
+        cls = rules.melds[pat.kind].cls
+        need1 = need2 = 0
+        if pat.n:
+            cards = [make_card(pat.rank, s) for s in range(4)]
+            pm = replicate(mask_of(cards), rules.copies)
+            if pat.distinct:
+                reqs = tuple((replicate(1 << c, rules.copies), 1) for c in cards)
+                need1 = mask_of(cards)
+            else:
+                reqs = ((pm, pat.n),)
+                if pat.n == 2 * len(cards):
+                    need1 = need2 = mask_of(cards)
+        else:
+            pm = replicate(mask_of(c for c, _ in pat.counts), rules.copies)
+            reqs = tuple((replicate(1 << c, rules.copies), n) for c, n in pat.counts)
+            need1 = mask_of(c for c, _ in pat.counts)
+            need2 = mask_of(c for c, n in pat.counts if n >= 2)
+        nmin = pat.n if pat.n and not pat.distinct else 0
+        out.append((pat, cls, pm, reqs, need1, need2, nmin))
+    res = tuple(out)
+    _QUICK[key] = res
+    return res
+
+
+def classify(patterns: tuple[QuickPattern, ...], mask: int) -> int:
+    """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
+    cards = [p & 31 for p in bits(mask)]
+    for q in patterns:
+        if q[0].matches(cards):
+            return q[0].kind
+    return -1
+
+
+# ---------------------------------------------------------------------- copies and histories
+
+
+def membership(log: Log, p: int) -> tuple[int, ...]:
+    """The indices of the melds in ``log`` that physical card ``p`` has been part of."""
+    return tuple(i for i, (_, m) in enumerate(log) if m >> p & 1)
+
+
+def shown_groups(log: Log, shown: int, card: int, copies: int) -> list[list[int]]:
+    """The shown copies of ``card`` grouped by meld history, groups in canonical order (the
+    copy whose first meld came first leads): the ``*1``/``*2`` numbering of RULES.md 7."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for q in range(card, 32 * copies, 32):
+        if shown >> q & 1:
+            groups.setdefault(membership(log, q), []).append(q)
+    return [groups[k] for k in sorted(groups)]
+
+
+def known_first(qs: list[int], known: int) -> list[int]:
+    """Concealed copies of one card, those another seat knows of (``known``) first: using one
+    of them reveals nothing, so the copy chosen never depends on cards others have not seen."""
+    return sorted(qs, key=lambda q: not known >> q & 1) if known else qs
+
+
+def known_concealed(mask: int, hand: int, known_own: int, copies: int) -> int:
+    """``mask`` with each concealed copy the others do not know of replaced, where possible, by
+    a known concealed copy of the same card (see :func:`known_first`)."""
+    spare = known_own & hand & ~mask
+    for p in bits(mask & hand & ~known_own):
+        if not spare:
+            break
+        for q in range(p & 31, 32 * copies, 32):
+            if spare >> q & 1:
+                mask = (mask & ~(1 << p)) | (1 << q)
+                spare &= ~(1 << q)
+                break
+    return mask
+
+
+def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
+                copies: int) -> list[list[int]]:
+    """Concealed copies (one group) then shown copies by history, for meld enumeration."""
+    out = []
+    conc = known_first([q for q in range(card, 32 * copies, 32) if hand >> q & 1], known)
+    if conc:
+        out.append(conc)
+    if shown:
+        out.extend(shown_groups(log, shown, card, copies))
+    return out
+
+
+def multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]]:
+    """Every way to take ``n`` items from groups with these capacities (counts per group).
+
+    >>> list(multisets([2, 1], 2))
+    [[2, 0], [1, 1]]
+    """
+    if n == 0:
+        yield [0] * (len(caps) - start)
+        return
+    if start >= len(caps):
+        return
+    for k in range(min(n, caps[start]), -1, -1):
+        for rest in multisets(caps, n - k, start + 1):
+            yield [k, *rest]
+
+
+# ---------------------------------------------------------------------- the meld search
+
+
+def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
+                     used: tuple[int, ...], log: Log, known: int) -> list[int]:
+    """Every legal meld (physical mask) of a seat holding ``hand`` concealed and ``shown`` on
+    the table, with earlier melds ``log`` and class masks ``used``; ``known`` is every concealed
+    card some other seat knows of (those copies are used first)."""
+    copies = rules.copies
+    held_phys = hand | shown
+    every = rules.fresh_card == "every"
+    two = copies == 2
+    if two:
+        held = (held_phys | held_phys >> 32) & CARD_MASK32
+        # cheap rejection of most patterns at once: the cards needed once and twice
+        miss1 = ~held  # cards not held; held once but not twice:
+        miss2 = ~(held_phys & held_phys >> 32 & CARD_MASK32)
+        cands = [q for q in patterns if not (q[4] & miss1 or q[5] & miss2)
+                 and (held_phys & q[2]).bit_count() >= q[6]]
+    else:
+        held = fold_copies(held_phys, copies)
+        cands = [q for q in patterns
+                 if all((held_phys & cm).bit_count() >= need for cm, need in q[3])]
+    found: list[int] = []
+    for pat, cls, pm, _, _, _, _ in cands:
+        # rule 4 (a card new to the class), fresh card
+        avail = held_phys & pm
+        if not avail & ~used[cls] or (every and not avail & hand):
+            continue
+        if pat.n:
+            cards = [make_card(pat.rank, s) for s in range(4)]
+            if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
+                                                          else 1):
+                continue
+            per = [_groups_for(c, hand, shown, log, known, copies) for c in cards]
+            if pat.distinct:
+                combos: list[list[list[int]]] = [[]]
+                for gs in per:
+                    combos = [[*cm, g[:1]] for cm in combos for g in gs]
+                masks = [mask_of(q for part in cm for q in part) for cm in combos]
+            else:
+                flat = [g for gs in per for g in gs]
+                caps = [len(g) for g in flat]
+                if sum(caps) < pat.n:
+                    continue
+                masks = [
+                    mask_of(q for g, k in zip(flat, take, strict=True) for q in g[:k])
+                    for take in multisets(caps, pat.n)
+                ]
+        else:
+            if any(not held >> c & 1 for c, _ in pat.counts):
+                continue
+            masks = [0]
+            ok = True
+            for c, need in pat.counts:
+                gs = _groups_for(c, hand, shown, log, known, copies)
+                caps = [len(g) for g in gs]
+                if sum(caps) < need:
+                    ok = False
+                    break
+                parts = [
+                    mask_of(q for g, k in zip(gs, take, strict=True) for q in g[:k])
+                    for take in multisets(caps, need)
+                ]
+                masks = [m | part for m in masks for part in parts]
+            if not ok:
+                continue
+        for m in masks:
+            if meld_problem(rules, pat.kind, m, hand, shown, used, log, explain=False) is None:
+                found.append(m)
+    return found
+
+
+# ---------------------------------------------------------------------- the class rules
+
+
+def meld_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int,
+                 used: tuple[int, ...], log: Log, explain: bool = True) -> str | None:
+    """Why the meld ``mask`` of ``kind`` breaks RULES.md 3.3 rules 3-6 for a seat holding
+    ``hand`` and ``shown`` with earlier melds ``log``, or None if it is legal.
+
+    With ``explain=False`` (the meld search) the reason is not worded, only signalled."""
+    k = rules.melds[kind]
+    cls = k.cls
+    held = hand | shown
+    for mk, mm in log:
+        if not mm & mask:
+            continue
+        m = rules.melds[mk]
+        if m.cls == cls:
+            if rules.reform and mm & held != mm:
+                continue
+            if not explain and (mm & mask != mm or k.points <= m.points):
+                return ILLEGAL
+            if mm == mask:
+                return f"you have already scored that {m.name}"
+            if mm & mask != mm:
+                return _subset_problem(held, mm, mask, m.name, k.name)
+            if k.points <= m.points:
+                return (
+                    f"a {k.name} ({k.points}) does not score more than your {m.name} "
+                    f"({m.points}) made of the same cards"
+                )
+        elif rules.cross_class == "increase" and k.points <= m.points:
+            if not explain:
+                return ILLEGAL
+            return (
+                f"with cross_class = increase a {k.name} ({k.points}) must score more than "
+                f"your {m.name} ({m.points}), which shares {cards_sym(mm & mask)}"
+            )
+    if not mask & ~used[cls]:
+        if not explain:
+            return ILLEGAL
+        return (
+            f"every card of that {k.name} has already been in a class {CLASS_NAMES[cls]} "
+            "meld; a new meld needs a new card"
+        )
+    if rules.fresh_card == "every" and not mask & hand:
+        return "each meld needs at least one card from your hand, not only cards on the table"
+    return None
+
+
+def _subset_problem(held: int, old: int, new: int, old_name: str, new_name: str) -> str:
+    if old & held != old:
+        gone = cards_sym(old & ~held)
+        return f"your {old_name} was broken when {gone} was played; it cannot be re-formed"
+    sym = cards_sym(old & new)
+    if "marriage" in old_name and "marriage" in new_name:
+        return f"that {sym} has already been married"
+    return (
+        f"the {sym} is in your {old_name}: in one class cards may be added to a meld, "
+        "never taken from it"
+    )
+
+
+def sort_key(c: int) -> tuple[int, int]:
+    """Canonical card order: by suit (S H D C), then rank high to low."""
+    return (suit_of(c), rank_of(c))
+
+
+def cards_sym(mask: int) -> str:
+    """The distinct cards of a physical mask as symbols, in canonical order (``Q♠ J♦``)."""
+    cards = sorted({p & 31 for p in bits(mask)}, key=sort_key)
+    return " ".join(card_symbol(c) for c in cards)

@@ -1,0 +1,93 @@
+"""Scoring the end of a deal and of a game: who wins, the zero-sum result, the settlement.
+
+The points themselves are scored by the deal as they happen (:class:`bezique.state.State` keeps
+each score as an event); this module owns the decisions made from them, as pure functions of
+plain numbers, so every variant's settlement is one more function here:
+
+- :func:`game_winner`: RULES.md 2.6, the game to the target (1000 classic, 2000 three- and
+  four-handed), with the count in playing order from the dealer's left and the ties.
+- :func:`zero_sum`: a deal's result per seat as search and learning code expect it.
+- :func:`settle`: the one-deal games of RULES.md 9.0.7 (Rubicon, Six-pack, Eight-pack): the
+  winner, the rubicon, whether brisques count, and the value, with hundreds rounded down.
+
+>>> game_winner(1000, before=(950, 600), final=(990, 1010), order=(0, 1), last_trick_seat=0)
+1
+>>> zero_sum((120, 80))
+[40.0, -40.0]
+>>> settle((1230, 870), (60, 100), game_bonus=500, rubicon=1000, rubicon_bonus=1300)
+Settlement(winner=0, rubicon=True, brisques_counted=False, value=3300)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+
+def game_winner(target: int, before: Sequence[int], final: Sequence[int], order: Sequence[int],
+                last_trick_seat: int) -> int:
+    """The game's winner at the end of a deal, or -1 if the game goes on (RULES.md 2.6).
+
+    ``before`` are the game totals before the brisques were counted, ``final`` after; ``order``
+    is the order in which brisques are counted (playing order from the dealer's left).  If no
+    one had reached ``target`` before the brisques, the first to reach it while they are counted
+    wins.  Otherwise the higher final total wins, then the higher total before brisques, then the
+    taker of the last trick.
+    """
+    if all(b < target for b in before):
+        for seat in order:
+            if final[seat] >= target:
+                return seat
+        return -1
+    best = max(final)
+    leaders = [i for i, f in enumerate(final) if f == best]
+    if len(leaders) == 1:
+        return leaders[0]
+    top = max(before[i] for i in leaders)
+    leaders = [i for i in leaders if before[i] == top]
+    return leaders[0] if len(leaders) == 1 else last_trick_seat
+
+
+def zero_sum(scores: Sequence[int]) -> list[float]:
+    """Each seat's points less the average of the others' (for two seats: the difference)."""
+    n = len(scores)
+    total = sum(scores)
+    if n == 2:
+        d = float(scores[0] - scores[1])
+        return [d, -d]
+    return [(n * s - total) / (n - 1) for s in scores]
+
+
+class Settlement(NamedTuple):
+    """The result of a one-deal game (RULES.md 9.0.7): ``winner`` is -1 for a draw."""
+
+    winner: int
+    rubicon: bool
+    brisques_counted: bool
+    value: int
+
+
+def _hundreds(x: int) -> int:
+    return 100 * (x // 100)
+
+
+def settle(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rubicon: int,
+           rubicon_bonus: int, has_brisques: bool = True) -> Settlement:
+    """Settle a two-handed one-deal game from the deal scores ``s`` (without brisques) and the
+    brisques ``b`` each side won (zeros where the variant has none), as RULES.md 9.0.7 says."""
+    if s[0] != s[1]:
+        w = 0 if s[0] > s[1] else 1
+        by_brisques = False
+    elif has_brisques and s[0] + b[0] != s[1] + b[1]:
+        w = 0 if s[0] + b[0] > s[1] + b[1] else 1
+        by_brisques = True
+    else:
+        return Settlement(-1, False, False, 0)
+    lo = 1 - w
+    if s[lo] + b[lo] < rubicon:
+        value = _hundreds(s[w]) + max(100, _hundreds(s[lo])) + rubicon_bonus
+        return Settlement(w, True, False, value)
+    counted = has_brisques and (by_brisques or s[lo] < rubicon)
+    t = [s[i] + b[i] for i in (0, 1)] if counted else list(s)
+    value = game_bonus + max(100, _hundreds(t[w]) - _hundreds(t[lo]))
+    return Settlement(w, False, counted, value)
