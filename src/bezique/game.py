@@ -47,7 +47,7 @@ class Game:
         return g
 
     @property
-    def totals(self) -> tuple[int, int]:
+    def totals(self) -> tuple[int, ...]:
         """Game totals, including the current deal's points."""
         return self.state.game_scores
 

@@ -56,7 +56,7 @@ class Observation:
     stock: int
     trick: tuple[int, ...]
     tricks: tuple[TrickView, ...]
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     totals: tuple[int, int]
     actions: tuple[tuple[int, str], ...]
     draws: tuple[int, ...]

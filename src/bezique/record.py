@@ -155,7 +155,7 @@ class ReplayedDeal:
 def replay_deals(record: Record, legal: bool = False) -> list[ReplayedDeal]:
     """Replay every deal of a record; refused actions are noted and skipped."""
     out = []
-    totals: tuple[int, int] = (0, 0)
+    totals: tuple[int, ...] = (0, 0)
     for i, d in enumerate(record.deals):
         state = record.start(i, totals)
         steps: list[dict[str, Any]] = []

@@ -49,8 +49,11 @@ class MeldKind:
     """One row of the meld table: its name, class (0=A, 1=B, 2=C), points and shape.
 
     Shapes: ``marriage`` (K Q of a plain suit), ``royal`` (K Q of trumps), ``sequence``
-    (A T K Q J of trumps), ``pair`` (the bezique), ``double_pair``, ``grand`` (K Q of the bezique
-    queen's suit and the bezique jack), ``four`` and ``eight`` (that many cards of ``rank``).
+    (A T K Q J of trumps), ``plain_sequence`` (A T K Q J of a plain suit), ``pair`` (the
+    bezique), ``double_pair``, ``beziques`` (``count`` bezique pairs: triple, quadruple, ...),
+    ``grand`` (K Q of the bezique queen's suit and the bezique jack), ``four`` and ``eight``
+    (that many cards of ``rank``), ``trumps`` (``count`` trumps of ``rank``: the trump quartets
+    and quintets of RULES.md 9.2-9.3).
     """
 
     name: str
@@ -58,6 +61,7 @@ class MeldKind:
     points: int
     shape: str
     rank: int = -1
+    count: int = 0
 
 
 @dataclass(frozen=True)
@@ -189,6 +193,8 @@ class Rules:
     last_trick_points: int = 10
     seven_points: int = 10
     nplayers: int = 2
+    turnup: bool = True  # a card is turned up for trumps (False: trumps fixed by a first meld)
+    settlement: str = "totals"  # "totals": deals add up to the target; "portland": RULES 9.0.7
     # options
     target: int = 1000
     melds_per_trick: int = 1
@@ -251,12 +257,12 @@ class Rules:
     @cached_property
     def stock_size(self) -> int:
         """Face-down cards left after the deal and the turn-up."""
-        return self.deck_size - self.nplayers * self.hand_size - 1
+        return self.deck_size - self.nplayers * self.hand_size - (1 if self.turnup else 0)
 
     @cached_property
     def stock_tricks(self) -> int:
         """Tricks played while the stock lasts (24 in Bezique, 12 in Binocle)."""
-        return (self.stock_size + 1) // self.nplayers
+        return (self.stock_size + (1 if self.turnup else 0)) // self.nplayers
 
     @cached_property
     def total_tricks(self) -> int:
@@ -280,7 +286,11 @@ class Rules:
         return make_card(QUEEN, SPADES), make_card(JACK, DIAMONDS)
 
     def patterns(self, trump: int) -> tuple[Pattern, ...]:
-        """Every meld of the table made concrete under ``trump`` (marriages one per suit)."""
+        """Every meld of the table made concrete under ``trump`` (marriages one per suit).
+
+        ``trump = -1`` means trumps are not fixed yet (no turn-up): then every suit's marriage
+        and sequence is a candidate trump meld, and scoring one fixes trumps (RULES.md 9.0.2).
+        """
         return _patterns(self, trump)
 
     def classify(self, cards: Sequence[int], trump: int) -> MeldKind | None:
@@ -294,6 +304,17 @@ class Rules:
 
 @functools.lru_cache(maxsize=64)
 def _patterns(rules: Rules, trump: int) -> tuple[Pattern, ...]:
+    if trump < 0:  # trumps not fixed: each suit's trump melds, then the melds of no suit
+        seen: dict[Pattern, None] = {}
+        for t in range(4):
+            for pat in _patterns(rules, t):
+                shape = rules.melds[pat.kind].shape
+                if shape in ("royal", "sequence", "four", "eight") or (
+                    shape in ("pair", "double_pair", "beziques", "grand")
+                    and rules.bezique_pair == "standard"
+                ):
+                    seen.setdefault(pat)
+        return tuple(seen)
     out: list[Pattern] = []
     bq, bj = rules.bezique_cards(trump)
     for i, k in enumerate(rules.melds):
@@ -311,6 +332,15 @@ def _patterns(rules: Rules, trump: int) -> tuple[Pattern, ...]:
             out.append(Pattern(i, ((bq, 1), (bj, 1))))
         elif k.shape == "double_pair":
             out.append(Pattern(i, ((bq, 2), (bj, 2))))
+        elif k.shape == "beziques":
+            out.append(Pattern(i, ((bq, k.count), (bj, k.count))))
+        elif k.shape == "plain_sequence":
+            seq = (ACE, TEN, KING, QUEEN, JACK)
+            for s in range(4):
+                if s != t:
+                    out.append(Pattern(i, tuple((make_card(r, s), 1) for r in seq)))
+        elif k.shape == "trumps":
+            out.append(Pattern(i, ((make_card(k.rank, t), k.count),)))
         elif k.shape == "grand":
             out.append(Pattern(i, ((bq - QUEEN + KING, 1), (bq, 1), (bj, 1))))
         elif k.shape == "four":

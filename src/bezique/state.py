@@ -50,6 +50,7 @@ from .melds import (
 )
 from .notation import action_to_string, string_to_action
 from .rules import Rules
+from .scoring import game_winner, zero_sum
 
 LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("lead", "follow", "declare", "over")
@@ -80,9 +81,11 @@ class State:
         "_dseven",
         "_events",
         "_last",
+        "_nstock",
         "_patterns",
         "_prev",
         "_scores",
+        "_trick",
         "_winner",
         "copies",
         "deal_hands",
@@ -135,6 +138,8 @@ class State:
     trick_count: int
     _last: int
     _events: tuple[Event, ...]
+    _nstock: int
+    _trick: tuple[int, ...]
     _winner: int
     _prev: tuple[Any, ...] | None
 
@@ -146,37 +151,45 @@ class State:
         rules: Rules,
         seed: int | random.Random | None = None,
         dealer: int = 1,
-        totals: Sequence[int] = (0, 0),
+        totals: Sequence[int] | None = None,
     ) -> State:
-        """A deal shuffled by ``seed`` (an int or a ``random.Random``); same seed, same deal."""
+        """A deal shuffled by ``seed`` (an int or a ``random.Random``); same seed, same deal.
+
+        The dealer deals ``hand_size`` cards to each seat, starting at their left (the next
+        seat), then turns up the next card if the variant has a turn-up."""
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deck = list(rules.deck)
         rng.shuffle(deck)
-        h = rules.hand_size
-        nd = 1 - dealer
-        hands: list[list[int]] = [[], []]
-        hands[nd] = deck[:h]
-        hands[dealer] = deck[h : 2 * h]
-        return cls._make(rules, hands, deck[2 * h], deck[2 * h + 1 :], dealer, totals)
+        h, n = rules.hand_size, rules.nplayers
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n):
+            hands[(dealer + 1 + i) % n] = deck[i * h : (i + 1) * h]
+        k = n * h
+        if rules.turnup:
+            return cls._make(rules, hands, deck[k], deck[k + 1 :], dealer, totals)
+        return cls._make(rules, hands, -1, deck[k:], dealer, totals)
 
     @classmethod
     def from_cards(
         cls,
         rules: Rules,
         hands: Sequence[Sequence[int | str]],
-        turnup: int | str,
+        turnup: int | str | None,
         stock: Sequence[int | str],
         dealer: int = 1,
-        totals: Sequence[int] = (0, 0),
+        totals: Sequence[int] | None = None,
     ) -> State:
         """A deal given card by card (cards as ints 0..31 or text); the stock's top comes first.
+        ``turnup`` is None in a variant without a turn-up.
 
         Raises :class:`RecordError` unless hands, turn-up and stock are exactly the pack.
         """
-        if dealer not in (0, 1):
-            raise RecordError(f"the dealer must be player 0 or 1, not {dealer!r}")
-        if len(hands) != 2:
-            raise RecordError(f"a deal needs 2 hands, not {len(hands)}")
+        n = rules.nplayers
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            seats = " or ".join(str(i) for i in range(n))
+            raise RecordError(f"the dealer must be player {seats}, not {dealer!r}")
+        if len(hands) != n:
+            raise RecordError(f"a deal needs {n} hands, not {len(hands)}")
         for i, hand in enumerate(hands):
             if len(hand) != rules.hand_size:
                 raise RecordError(
@@ -186,6 +199,11 @@ class State:
         if len(stock) != rules.stock_size:
             raise RecordError(
                 f"the stock has {len(stock)} cards; in {rules.variant} it has {rules.stock_size}"
+            )
+        if (turnup is None) == rules.turnup:
+            raise RecordError(
+                f"{rules.variant} has a turn-up card" if rules.turnup
+                else f"{rules.variant} has no turn-up card"
             )
 
         def conv(c: int | str) -> int:
@@ -214,7 +232,7 @@ class State:
             return k * 32 + card
 
         ph = [[phys(c) for c in hand] for hand in hands]
-        tu = phys(turnup)
+        tu = -1 if turnup is None else phys(turnup)
         st = [phys(c) for c in stock]
         return cls._make(rules, ph, tu, st, dealer, totals)
 
@@ -226,31 +244,39 @@ class State:
         turnup: int,
         stock: Sequence[int],
         dealer: int,
-        totals: Sequence[int],
+        totals: Sequence[int] | None,
     ) -> State:
+        n = rules.nplayers
+        zeros = (0,) * n
         s = cls()
         s.rules = rules
         s.copies = rules.copies
         s.dealer = dealer
-        s.totals = (int(totals[0]), int(totals[1]))
+        if totals is None:
+            totals = zeros
+        if len(totals) != n:
+            raise RecordError(f"the game totals need {n} numbers, not {len(totals)}")
+        s.totals = tuple(int(t) for t in totals)
         s.turnup_card = turnup
-        s.trump = suit_of(turnup)
+        s.trump = suit_of(turnup) if turnup >= 0 else -1
         s.stock = tuple(stock)
+        s._nstock = len(s.stock)
         s.deal_hands = tuple(tuple(h) for h in hands)
         s._patterns = quick_patterns(rules, s.trump)
         s.stock_pos = 0
         s.turnup_phys = turnup
         s.hand_masks = tuple(_mask(h) for h in hands)
-        s.shown_masks = (0, 0)
-        s.won_masks = (0, 0)
-        s._scores = (0, 0)
-        s._bris = (0, 0)
-        s.meld_log = ((), ())
-        s.used_masks = ((0, 0, 0), (0, 0, 0))
+        s.shown_masks = zeros
+        s.won_masks = zeros
+        s._scores = zeros
+        s._bris = zeros
+        s.meld_log = ((),) * n
+        s.used_masks = ((0, 0, 0),) * n
         s.scored_sevens = 0
-        s.known_masks = (0, 0)
+        s.known_masks = zeros
         s.lead_card = -1
-        s.turn = 1 - dealer
+        s._trick = ()
+        s.turn = (dealer + 1) % n
         s.phase_id = LEAD
         s._dmelds = 0
         s._dseven = False
@@ -259,7 +285,7 @@ class State:
         s._events = ()
         s._winner = -1
         s._prev = None
-        if rank_of(turnup) == rules.seven_rank:
+        if turnup >= 0 and rank_of(turnup) == rules.seven_rank:
             s.scored_sevens = 1 << turnup
             s._score(dealer, rules.seven_points, "turnup", card_name(turnup))
         return s
@@ -290,6 +316,9 @@ class State:
             self._winner,
             self._prev,
             action,
+            self.trump,
+            self._patterns,
+            self._trick,
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
@@ -316,6 +345,9 @@ class State:
             self._winner,
             self._prev,
             _,
+            self.trump,
+            self._patterns,
+            self._trick,
         ) = snap
 
     def clone(self) -> State:
@@ -351,12 +383,15 @@ class State:
         s.totals = self.totals
         s.trump = self.trump
         s.turnup_card = self.turnup_card
+        s._nstock = self._nstock
+        s._trick = self._trick
         return s
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
+        snap = self._snapshot(0)
         return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *self._snapshot(0)[:-2])
+                *snap[:20], *snap[22:])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.key() == other.key()
@@ -395,7 +430,8 @@ class State:
     # ------------------------------------------------------------------ queries
 
     def current_player(self) -> int:
-        """The seat to act (0 or 1), or -4 (OpenSpiel's terminal id) when the deal is over."""
+        """The seat to act (0 to seats - 1), or -4 (OpenSpiel's terminal id) when the deal is
+        over."""
         return -4 if self.phase_id == OVER else self.turn
 
     @property
@@ -420,7 +456,7 @@ class State:
     @property
     def end_phase(self) -> bool:
         """True once the stock and the turn-up are gone: follow suit and win if you can."""
-        return self.turnup_phys < 0
+        return self.stock_pos >= self._nstock
 
     @property
     def tricks_played(self) -> int:
@@ -428,19 +464,19 @@ class State:
         return self.trick_count
 
     @property
-    def scores(self) -> tuple[int, int]:
+    def scores(self) -> tuple[int, ...]:
         """This deal's points for each seat so far (melds, sevens, last trick, brisques)."""
-        return (self._scores[0], self._scores[1])
+        return self._scores
 
     @property
-    def game_scores(self) -> tuple[int, int]:
+    def game_scores(self) -> tuple[int, ...]:
         """Game totals: the totals before this deal plus this deal's points."""
-        return (self.totals[0] + self._scores[0], self.totals[1] + self._scores[1])
+        return tuple(t + s for t, s in zip(self.totals, self._scores, strict=True))
 
     @property
-    def brisques(self) -> tuple[int, int]:
+    def brisques(self) -> tuple[int, ...]:
         """Brisques (Binocle: card points) in the tricks each seat has won so far."""
-        return (self._bris[0], self._bris[1])
+        return self._bris
 
     @property
     def last_trick_winner(self) -> int:
@@ -458,11 +494,11 @@ class State:
         return self._events
 
     def returns(self) -> list[float]:
-        """Zero-sum deal result: each seat's deal points less the other's (0 until terminal)."""
+        """Zero-sum deal result: each seat's deal points less the others' average (0 until
+        terminal; see :func:`bezique.scoring.zero_sum`)."""
         if self.phase_id != OVER:
-            return [0.0, 0.0]
-        d = self._scores[0] - self._scores[1]
-        return [float(d), float(-d)]
+            return [0.0] * len(self._scores)
+        return zero_sum(self._scores)
 
     def hand(self, seat: int) -> list[int]:
         """The cards of a seat's concealed hand, sorted (cards 0..31, copies repeated)."""
@@ -483,22 +519,23 @@ class State:
         return out
 
     def trick_cards(self) -> list[int]:
-        """The cards on the table in the current trick (the lead, if any)."""
+        """The cards on the table in the current trick, in the order played."""
+        if self._trick:
+            return [card_of(p) for p in self._trick[2:]]
         return [] if self.lead_card < 0 else [card_of(self.lead_card)]
 
     def all_masks(self) -> dict[str, int]:
         """Physical masks of every place a card can be (for accounting checks)."""
-        return {
-            "hand0": self.hand_masks[0],
-            "hand1": self.hand_masks[1],
-            "shown0": self.shown_masks[0],
-            "shown1": self.shown_masks[1],
-            "won0": self.won_masks[0],
-            "won1": self.won_masks[1],
-            "trick": 0 if self.lead_card < 0 else 1 << self.lead_card,
-            "stock": _mask(self.stock[self.stock_pos :]),
-            "turnup": 0 if self.turnup_phys < 0 else 1 << self.turnup_phys,
-        }
+        out = {}
+        for i in range(len(self.hand_masks)):
+            out[f"hand{i}"] = self.hand_masks[i]
+            out[f"shown{i}"] = self.shown_masks[i]
+            out[f"won{i}"] = self.won_masks[i]
+        out["trick"] = (_mask(self._trick[2:]) if self._trick
+                        else 0 if self.lead_card < 0 else 1 << self.lead_card)
+        out["stock"] = _mask(self.stock[self.stock_pos :])
+        out["turnup"] = 0 if self.turnup_phys < 0 else 1 << self.turnup_phys
+        return out
 
     # ------------------------------------------------------------------ legal actions
 
@@ -511,7 +548,7 @@ class State:
         if ph == DECLARE:
             return self._declare_actions(seat)
         hand = self.hand_masks[seat]
-        if ph == FOLLOW and self.turnup_phys < 0:
+        if ph == FOLLOW and self.stock_pos >= self._nstock:
             hand = self._follow_mask(hand)
             return self._play_reps(hand, seat)
         out = self._play_reps(hand, seat)
@@ -539,8 +576,8 @@ class State:
                     out.append(p)
         # copies of a card held twice differ only for a seven of trumps or a known copy
         if dup and (
-            (self.known_masks[0] | self.known_masks[1]) & hand
-            or (dup >> (self.trump * 8 + self.rules.seven_rank) & 1 and self.turnup_phys >= 0)
+            self._known_any() & hand
+            or (self.turnup_phys >= 0 and dup >> (self.trump * 8 + self.rules.seven_rank) & 1)
         ):
             out = [self.play_copy(p, hand) if dup >> (p & 31) & 1 else p for p in out]
         return out
@@ -560,7 +597,7 @@ class State:
             for q in range(c, 32 * self.copies, 32):
                 if hand >> q & 1 and bool(self.scored_sevens >> q & 1) == want_scored:
                     return q
-        known = (self.known_masks[0] | self.known_masks[1]) & hand
+        known = self._known_any() & hand
         if known:
             qs = [q for q in range(c, 32 * self.copies, 32) if known >> q & 1]
             if len(qs) == 1:
@@ -570,18 +607,28 @@ class State:
         return p
 
     def _follow_mask(self, hand: int) -> int:
-        """End phase: the cards of ``hand`` the follower may play against the lead."""
+        """End phase: the cards of ``hand`` the follower may play: follow suit and beat the best
+        card so far if able (with two seats, the lead); void, trump (above a trump played)."""
         lead = self.lead_card
-        ls, lr = lead >> 3 & 3, lead & 7
+        ls = lead >> 3 & 3
+        best = self._trick[0] if self._trick else lead
+        bs, br = best >> 3 & 3, best & 7
         two = self.copies == 2
         folded = (hand | hand >> 32) & CARD_MASK32 if two else fold_copies(hand, self.copies)
         same = folded & (0xFF << (ls * 8))
+        trump = self.trump
         if same:
-            higher = same & (((1 << lr) - 1) << (ls * 8))
-            allow = higher or same
+            if bs == ls:
+                higher = same & (((1 << br) - 1) << (ls * 8))
+                allow = higher or same
+            else:  # a trump has taken the lead: follow suit, there is no beating it
+                allow = same
         else:
-            trumps = folded & (0xFF << (self.trump * 8))
-            allow = trumps or CARD_MASK32
+            trumps = folded & (0xFF << (trump * 8)) if trump >= 0 else 0
+            if trumps and bs == trump:
+                allow = (trumps & (((1 << br) - 1) << (trump * 8))) or CARD_MASK32
+            else:
+                allow = trumps or CARD_MASK32
         return hand & (allow | allow << 32 if two else _replicate(allow, self.copies))
 
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
@@ -598,7 +645,7 @@ class State:
             out = [m << 9 for m in self.legal_meld_masks(seat)]  # act.meld_action
         else:
             out = []
-        if not self._dseven and (
+        if rules.turnup and not self._dseven and (
             not rules.seven_counts_as_meld or self._dmelds < rules.melds_per_trick
         ):
             sevens = self.hand_masks[seat] & _replicate(1 << (self.trump * 8 + rules.seven_rank),
@@ -612,6 +659,8 @@ class State:
         return out
 
     def _trump_sevens(self, seat: int) -> Iterator[int]:
+        if self.trump < 0:
+            return
         c = make_card(self.rules.seven_rank, self.trump)
         hand = self.hand_masks[seat]
         for q in range(c, 32 * self.copies, 32):
@@ -619,12 +668,14 @@ class State:
                 yield q
 
     def unscored_seven(self, seat: int) -> int:
+        """A seven of trumps ``seat`` holds that has not scored, or -1."""
         for q in self._trump_sevens(seat):
             if not self.scored_sevens >> q & 1:
                 return q
         return -1
 
     def can_exchange(self, seat: int) -> bool:
+        """True if ``seat`` holds a seven of trumps and the turn-up may be exchanged for it."""
         tu = self.turnup_phys
         return tu >= 0 and rank_of(tu) != self.rules.seven_rank and any(self._trump_sevens(seat))
 
@@ -679,7 +730,7 @@ class State:
             raise IllegalActionError(f"{action} is not an action")
 
     def _not_declaring_msg(self) -> str:
-        if self.turnup_phys < 0:
+        if self.stock_pos >= self._nstock:
             return "nothing can be declared once the stock is exhausted"
         return "you can only declare after winning a trick"
 
@@ -696,31 +747,43 @@ class State:
             if alt < 0:
                 raise IllegalActionError(f"you do not hold {card_symbol(p)}")
             p, bit = alt, 1 << alt
-        if self.phase_id == FOLLOW and self.turnup_phys < 0 and not self._follow_mask(hand) & bit:
+        ph = self.phase_id
+        if ph == FOLLOW and self.stock_pos >= self._nstock and not self._follow_mask(hand) & bit:
             raise IllegalActionError(self._follow_msg(hand, p))
         snap = self._snapshot(p)
+        h = self.hand_masks
+        two = len(h) == 2
         if hand & bit:
-            h = self.hand_masks
-            self.hand_masks = (hand & ~bit, h[1]) if seat == 0 else (h[0], hand & ~bit)
+            if two:
+                self.hand_masks = (hand & ~bit, h[1]) if seat == 0 else (h[0], hand & ~bit)
+            else:
+                self.hand_masks = _set(h, seat, hand & ~bit)
             if self.known_masks[seat] & bit:
                 self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~bit)
         else:
             self.shown_masks = _set(self.shown_masks, seat, shown & ~bit)
         rules = self.rules
         if (
-            p & 31 == self.trump * 8 + rules.seven_rank
+            self.turnup_phys >= 0
+            and p & 31 == self.trump * 8 + rules.seven_rank
             and rules.seven == "played"
-            and self.turnup_phys >= 0
             and not self.scored_sevens >> p & 1
         ):
             self.scored_sevens |= bit
             self._score(seat, rules.seven_points, "seven", card_name(p))
-        if self.phase_id == LEAD:
+        if ph == LEAD:
             self.lead_card = p
-            self.phase_id = FOLLOW
-            self.turn = 1 - seat
-        else:
+            if self.phase_id != OVER:  # end_check = immediate may end the game on a seven
+                self.phase_id = FOLLOW
+            if two:
+                self.turn = 1 - seat
+            else:
+                self._trick = (p, seat, p)
+                self.turn = (seat + 1) % len(h)
+        elif two:
             self._finish_trick(seat, p)
+        else:
+            self._follow_n(seat, p, len(h))
         self._prev = snap
 
     def _held_copy(self, seat: int, p: int) -> int:
@@ -735,14 +798,19 @@ class State:
     def _follow_msg(self, hand: int, p: int) -> str:
         lead = self.lead_card
         ls = suit_of(lead)
+        best = self._trick[0] if self._trick else lead
         folded = fold_copies(hand, self.copies)
         if folded & (0xFF << (ls * 8)):
             if suit_of(p) != ls:
                 return f"you must follow suit to {card_symbol(lead)}"
-            return f"you must win the trick with a higher card than {card_symbol(lead)}"
+            return f"you must win the trick with a higher card than {card_symbol(best)}"
+        if suit_of(best) == self.trump:
+            return f"you have no card of {card_symbol(lead)[-1]}: you must trump above " \
+                   f"{card_symbol(best)}"
         return f"you have no card of {card_symbol(lead)[-1]}: you must trump"
 
     def _finish_trick(self, seat: int, p: int) -> None:
+        """Two seats: the follower's card ``p`` completes the trick."""
         lead = self.lead_card
         fs = p >> 3 & 3
         if fs == lead >> 3 & 3:
@@ -759,6 +827,35 @@ class State:
             self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
             if rules.brisques == "immediate":
                 self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
+        self._trick_taken(win)
+
+    def _follow_n(self, seat: int, p: int, n: int) -> None:
+        """Three or four seats: ``p`` joins the trick; it beats the best card so far only if it
+        is higher in the best card's suit or a trump on a plain card (the earlier of identical
+        cards wins); the last card completes the trick."""
+        best, best_seat, *cards = self._trick
+        bs = best >> 3 & 3
+        ps = p >> 3 & 3
+        if (ps == bs and p & 7 < best & 7) or (ps == self.trump and bs != self.trump):
+            best, best_seat = p, seat
+        cards.append(p)
+        if len(cards) < n:
+            self._trick = (best, best_seat, *cards)
+            self.turn = (seat + 1) % n
+            return
+        rules = self.rules
+        self.won_masks = _set(self.won_masks, best_seat, self.won_masks[best_seat] | _mask(cards))
+        pts = sum(rules.card_points[c & 7] for c in cards)
+        self._trick = ()
+        if pts:
+            self._bris = _set(self._bris, best_seat, self._bris[best_seat] + pts)
+            if rules.brisques == "immediate":
+                self._score(best_seat, pts, "brisques", " ".join(card_name(c) for c in cards))
+        self._trick_taken(best_seat)
+
+    def _trick_taken(self, win: int) -> None:
+        """After a trick: the winner leads next, and declares while the stock lasts."""
+        rules = self.rules
         self.lead_card = -1
         tricks = self.trick_count = self.trick_count + 1
         self._last = win
@@ -769,7 +866,7 @@ class State:
             self._score(win, rules.last_trick_points, "last trick", "stock")
             if self.phase_id == OVER:
                 return
-        if self.turnup_phys >= 0:
+        if self.stock_pos < self._nstock:
             self.phase_id = DECLARE
             self._dmelds = 0
             self._dseven = False
@@ -779,25 +876,28 @@ class State:
             self.phase_id = LEAD
 
     def _draw(self, seat: int) -> None:
-        other = 1 - seat
+        """The trick's winner draws first, then the others in playing order; the last card of
+        the round is the turn-up, if any.  With the stock gone, shown cards return to hands."""
         pos = self.stock_pos
-        left = len(self.stock) - pos
+        left = self._nstock - pos
         h = list(self.hand_masks)
-        h[seat] |= 1 << self.stock[pos]
-        if left >= 2:
-            h[other] |= 1 << self.stock[pos + 1]
-            self.stock_pos = pos + 2
-        else:
-            tu = self.turnup_phys
+        n = len(h)
+        tu = self.turnup_phys
+        take = n if left >= n else left
+        for i in range(take):
+            h[(seat + i) % n] |= 1 << self.stock[pos + i]
+        self.stock_pos = pos = pos + take
+        if take < n:  # the last drawer takes the turn-up
+            other = (seat + n - 1) % n
             h[other] |= 1 << tu
             self.known_masks = _set(self.known_masks, other, self.known_masks[other] | (1 << tu))
-            self.stock_pos = pos + 1
             self.turnup_phys = -1
-            # the end phase: shown cards return to the hand, and stay known to the other seat
+        if pos >= self._nstock:
+            # the end phase: shown cards return to the hand, and stay known to the other seats
             sh = self.shown_masks
-            h = [h[0] | sh[0], h[1] | sh[1]]
-            self.known_masks = (self.known_masks[0] | sh[0], self.known_masks[1] | sh[1])
-            self.shown_masks = (0, 0)
+            h = [h[i] | sh[i] for i in range(n)]
+            self.known_masks = tuple(k | x for k, x in zip(self.known_masks, sh, strict=True))
+            self.shown_masks = (0,) * n
         self.hand_masks = tuple(h)
         self.phase_id = LEAD
 
@@ -878,6 +978,9 @@ class State:
         self.hand_masks = _set(self.hand_masks, seat, self.hand_masks[seat] & ~mask)
         self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] | mask)
         self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~mask)
+        if self.trump < 0 and k.shape in ("royal", "sequence"):  # the first marriage fixes trumps
+            self.trump = suit_of(mask.bit_length() - 1)
+            self._patterns = quick_patterns(rules, self.trump)
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)
         self._prev = snap
@@ -902,13 +1005,15 @@ class State:
             self._score(win, rules.last_trick_points, "last trick", "final")
             if self.phase_id == OVER:
                 return
-        nd, d = 1 - self.dealer, self.dealer
+        n = len(self._scores)
+        order = [(self.dealer + 1 + i) % n for i in range(n)]  # from the dealer's left
         immediate = rules.brisques == "immediate"
         before = [
-            self.totals[i] + self._scores[i] - (self._bris[i] if immediate else 0) for i in (0, 1)
+            self.totals[i] + self._scores[i] - (self._bris[i] if immediate else 0)
+            for i in range(n)
         ]
         if not immediate:
-            for seat in (nd, d):
+            for seat in order:
                 if self._bris[seat]:
                     self._score(seat, self._bris[seat], "brisques", "counted")
                     if self.phase_id == OVER:
@@ -916,19 +1021,9 @@ class State:
         self.phase_id = OVER
         if rules.end_check == "immediate":
             return
-        target = rules.target
-        final = self.game_scores
-        if before[0] < target and before[1] < target:
-            if final[nd] >= target:
-                self._winner = nd
-            elif final[d] >= target:
-                self._winner = d
-        elif final[0] != final[1]:
-            self._winner = 0 if final[0] > final[1] else 1
-        elif before[0] != before[1]:
-            self._winner = 0 if before[0] > before[1] else 1
-        else:  # the taker of the last trick: the one that scored as last (24th or 32nd)
-            self._winner = next(e[0] for e in self._events if e[2] == "last trick")
+        # a tie goes to the taker of the last trick: the one that scored as last (24th or 32nd)
+        last = next((e[0] for e in self._events if e[2] == "last trick"), win)
+        self._winner = game_winner(rules.target, before, self.game_scores, order, last)
 
     # ------------------------------------------------------------------ text
 

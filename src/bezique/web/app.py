@@ -310,7 +310,7 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
     record = parse_record(rec)
     done = replay_deals(record)
     out: list[dict[str, Any]] = []
-    totals: tuple[int, int] = (0, 0)
+    totals: tuple[int, ...] = (0, 0)
     for i, d in enumerate(record.deals):
         state = record.start(i, totals)
         frames = [_frame(state, None, None, [])]
