@@ -1,4 +1,4 @@
-"""The state of one deal: the deal, trick play in two phases, the declaring turn, scoring, game end.
+"""The flow of one deal: dealing, legal actions, trick play, the declaring turn, draws, the end.
 
 Inside, everything is ints: physical cards are bits of masks (see :mod:`bezique.cards`), per-seat
 values are tuples, and every field is immutable, so :meth:`State.clone` copies a few references
@@ -17,7 +17,7 @@ and :meth:`State.undo_action` restores a snapshot.  Actions are ints too (see
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from . import actions as act
@@ -25,48 +25,42 @@ from .cards import (
     CARD_MASK32,
     bits,
     card_name,
-    card_of,
     card_symbol,
     fold_copies,
     make_card,
     mask_of,
-    parse_card,
     rank_of,
     replicate,
     suit_of,
 )
+from .deal import checked_deal, shuffled_deal
 from .errors import IllegalActionError, RecordError
 from .melds import (
-    QuickPattern,
     cards_sym,
-    classify,
     known_concealed,
-    legal_meld_masks,
     meld_problem,
-    membership,
     quick_patterns,
     shown_groups,
-    sort_key,
 )
-from .notation import action_to_string, string_to_action
+from .position import (
+    DECLARE,
+    FOLLOW,
+    LEAD,
+    OVER,
+    PHASE_NAMES,
+    REASONS,
+    Event,
+    Position,
+    _set,
+)
 from .rules import Rules
-from .scoring import game_winner, zero_sum
+from .scoring import game_winner
+from .tricks import beats, follow_mask, follow_problem
 
-LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("lead", "follow", "declare", "over")
-
-# Score event reasons.
-REASONS = ("meld", "seven", "turnup", "last trick", "brisques")
-
-Event = tuple[int, int, str, str]  # (seat, points, reason, detail)
-Meld = tuple[int, int]  # (meld kind index, physical mask)
+__all__ = ["DECLARE", "FOLLOW", "LEAD", "OVER", "PHASE_NAMES", "REASONS", "Event", "State"]
 
 
-def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return (*t[:i], v, *t[i + 1 :])
-
-
-class State:
+class State(Position):
     """One deal of a two-handed game, with the game totals it started from.
 
     Build it with :meth:`new_deal` (a seeded shuffle) or :meth:`from_cards` (a deal given card by
@@ -75,73 +69,7 @@ class State:
     :meth:`returns`, :meth:`observation`.
     """
 
-    __slots__ = (
-        "_bris",
-        "_dmelds",
-        "_dseven",
-        "_events",
-        "_last",
-        "_nstock",
-        "_patterns",
-        "_prev",
-        "_scores",
-        "_trick",
-        "_winner",
-        "copies",
-        "deal_hands",
-        "dealer",
-        "hand_masks",
-        "known_masks",
-        "lead_card",
-        "meld_log",
-        "phase_id",
-        "rules",
-        "scored_sevens",
-        "shown_masks",
-        "stock",
-        "stock_pos",
-        "totals",
-        "trick_count",
-        "trump",
-        "turn",
-        "turnup_card",
-        "turnup_phys",
-        "used_masks",
-        "won_masks",
-    )
-
-    rules: Rules
-    trump: int
-    dealer: int
-    copies: int
-    stock: tuple[int, ...]
-    totals: tuple[int, ...]
-    turnup_card: int
-    deal_hands: tuple[tuple[int, ...], ...]
-    _patterns: tuple[QuickPattern, ...]
-    stock_pos: int
-    turnup_phys: int
-    hand_masks: tuple[int, ...]
-    shown_masks: tuple[int, ...]
-    won_masks: tuple[int, ...]
-    _scores: tuple[int, ...]
-    _bris: tuple[int, ...]
-    meld_log: tuple[tuple[Meld, ...], ...]
-    used_masks: tuple[tuple[int, ...], ...]
-    scored_sevens: int
-    known_masks: tuple[int, ...]
-    lead_card: int
-    turn: int
-    phase_id: int
-    _dmelds: int
-    _dseven: bool
-    trick_count: int
-    _last: int
-    _events: tuple[Event, ...]
-    _nstock: int
-    _trick: tuple[int, ...]
-    _winner: int
-    _prev: tuple[Any, ...] | None
+    __slots__ = ()
 
     # ------------------------------------------------------------------ construction
 
@@ -157,17 +85,8 @@ class State:
 
         The dealer deals ``hand_size`` cards to each seat, starting at their left (the next
         seat), then turns up the next card if the variant has a turn-up."""
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        deck = list(rules.deck)
-        rng.shuffle(deck)
-        h, n = rules.hand_size, rules.nplayers
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i in range(n):
-            hands[(dealer + 1 + i) % n] = deck[i * h : (i + 1) * h]
-        k = n * h
-        if rules.turnup:
-            return cls._make(rules, hands, deck[k], deck[k + 1 :], dealer, totals)
-        return cls._make(rules, hands, -1, deck[k:], dealer, totals)
+        hands, turnup, stock = shuffled_deal(rules, seed, dealer)
+        return cls._make(rules, hands, turnup, stock, dealer, totals)
 
     @classmethod
     def from_cards(
@@ -184,56 +103,7 @@ class State:
 
         Raises :class:`RecordError` unless hands, turn-up and stock are exactly the pack.
         """
-        n = rules.nplayers
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            seats = " or ".join(str(i) for i in range(n))
-            raise RecordError(f"the dealer must be player {seats}, not {dealer!r}")
-        if len(hands) != n:
-            raise RecordError(f"a deal needs {n} hands, not {len(hands)}")
-        for i, hand in enumerate(hands):
-            if len(hand) != rules.hand_size:
-                raise RecordError(
-                    f"player {i}'s hand has {len(hand)} cards; {rules.variant} deals "
-                    f"{rules.hand_size}"
-                )
-        if len(stock) != rules.stock_size:
-            raise RecordError(
-                f"the stock has {len(stock)} cards; in {rules.variant} it has {rules.stock_size}"
-            )
-        if (turnup is None) == rules.turnup:
-            raise RecordError(
-                f"{rules.variant} has a turn-up card" if rules.turnup
-                else f"{rules.variant} has no turn-up card"
-            )
-
-        def conv(c: int | str) -> int:
-            if isinstance(c, str):
-                try:
-                    return parse_card(c)
-                except ValueError as e:
-                    raise RecordError(str(e)) from None
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 32:
-                raise RecordError(f"{c!r} is not a card")
-            return c
-
-        seen = [0] * 32
-        allowed = {make_card(r, s) for r in rules.ranks for s in range(4)}
-
-        def phys(c: int | str) -> int:
-            card = conv(c)
-            if card not in allowed:
-                raise RecordError(f"there is no {card_name(card)} in a {rules.variant} pack")
-            k = seen[card]
-            if k >= rules.copies:
-                raise RecordError(
-                    f"too many {card_name(card)}: a {rules.variant} pack has {rules.copies}"
-                )
-            seen[card] = k + 1
-            return k * 32 + card
-
-        ph = [[phys(c) for c in hand] for hand in hands]
-        tu = -1 if turnup is None else phys(turnup)
-        st = [phys(c) for c in stock]
+        ph, tu, st = checked_deal(rules, hands, turnup, stock, dealer)
         return cls._make(rules, ph, tu, st, dealer, totals)
 
     @classmethod
@@ -290,66 +160,6 @@ class State:
             s._score(dealer, rules.seven_points, "turnup", card_name(turnup))
         return s
 
-    # ------------------------------------------------------------------ snapshots
-
-    def _snapshot(self, action: int) -> tuple[Any, ...]:
-        return (
-            self.stock_pos,
-            self.turnup_phys,
-            self.hand_masks,
-            self.shown_masks,
-            self.won_masks,
-            self._scores,
-            self._bris,
-            self.meld_log,
-            self.used_masks,
-            self.scored_sevens,
-            self.known_masks,
-            self.lead_card,
-            self.turn,
-            self.phase_id,
-            self._dmelds,
-            self._dseven,
-            self.trick_count,
-            self._last,
-            self._events,
-            self._winner,
-            self._prev,
-            action,
-            self.trump,
-            self._patterns,
-            self._trick,
-        )
-
-    def _restore(self, snap: tuple[Any, ...]) -> None:
-        (
-            self.stock_pos,
-            self.turnup_phys,
-            self.hand_masks,
-            self.shown_masks,
-            self.won_masks,
-            self._scores,
-            self._bris,
-            self.meld_log,
-            self.used_masks,
-            self.scored_sevens,
-            self.known_masks,
-            self.lead_card,
-            self.turn,
-            self.phase_id,
-            self._dmelds,
-            self._dseven,
-            self.trick_count,
-            self._last,
-            self._events,
-            self._winner,
-            self._prev,
-            _,
-            self.trump,
-            self._patterns,
-            self._trick,
-        ) = snap
-
     def clone(self) -> State:
         """An independent copy (cheap: every field is immutable and shared)."""
         s = State()
@@ -387,36 +197,11 @@ class State:
         s._trick = self._trick
         return s
 
-    def key(self) -> tuple[Any, ...]:
-        """Everything that defines the position (not the undo history), for equality tests."""
-        snap = self._snapshot(0)
-        return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *snap[:20], *snap[22:])
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
     def undo_action(self) -> None:
         """Take back the last action; raises :class:`IllegalActionError` at the start of a deal."""
         if self._prev is None:
             raise IllegalActionError("there is nothing to undo")
         self._restore(self._prev)
-
-    def snapshots(self) -> list[tuple[Any, ...]]:
-        out: list[tuple[Any, ...]] = []
-        snap = self._prev
-        while snap is not None:
-            out.append(snap)
-            snap = snap[20]
-        out.reverse()
-        return out
-
-    def history(self) -> list[tuple[int, int]]:
-        """The (player, action) pairs applied so far, in order."""
-        return [(snap[12], snap[21]) for snap in self.snapshots()]
 
     def history_strings(self) -> list[tuple[int, str]]:
         """The (player, action text) pairs applied so far, each text as written when played."""
@@ -425,116 +210,6 @@ class State:
         for snap in self.snapshots():
             probe._restore(snap)
             out.append((snap[12], probe.action_to_string(snap[21], snap[12])))
-        return out
-
-    # ------------------------------------------------------------------ queries
-
-    def current_player(self) -> int:
-        """The seat to act (0 to seats - 1), or -4 (OpenSpiel's terminal id) when the deal is
-        over."""
-        return -4 if self.phase_id == OVER else self.turn
-
-    @property
-    def phase(self) -> str:
-        """``lead``, ``follow``, ``declare`` or ``over``."""
-        return PHASE_NAMES[self.phase_id]
-
-    def is_terminal(self) -> bool:
-        """True when the deal is over (or the game ended during it)."""
-        return self.phase_id == OVER
-
-    @property
-    def stock_left(self) -> int:
-        """Face-down cards still in the stock (the turn-up not counted)."""
-        return len(self.stock) - self.stock_pos
-
-    @property
-    def turnup(self) -> int | None:
-        """The card face up under the stock (after an exchange, the seven), or None once taken."""
-        return None if self.turnup_phys < 0 else card_of(self.turnup_phys)
-
-    @property
-    def end_phase(self) -> bool:
-        """True once the stock and the turn-up are gone: follow suit and win if you can."""
-        return self.stock_pos >= self._nstock
-
-    @property
-    def tricks_played(self) -> int:
-        """Completed tricks in this deal."""
-        return self.trick_count
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """This deal's points for each seat so far (melds, sevens, last trick, brisques)."""
-        return self._scores
-
-    @property
-    def game_scores(self) -> tuple[int, ...]:
-        """Game totals: the totals before this deal plus this deal's points."""
-        return tuple(t + s for t, s in zip(self.totals, self._scores, strict=True))
-
-    @property
-    def brisques(self) -> tuple[int, ...]:
-        """Brisques (Binocle: card points) in the tricks each seat has won so far."""
-        return self._bris
-
-    @property
-    def last_trick_winner(self) -> int:
-        """Winner of the most recent trick, or -1 before the first."""
-        return self._last
-
-    @property
-    def winner(self) -> int | None:
-        """The game's winner once decided at (or during, with ``end_check=immediate``) this deal."""
-        return None if self._winner < 0 else self._winner
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """Every score event of the deal: (seat, points, reason, detail)."""
-        return self._events
-
-    def returns(self) -> list[float]:
-        """Zero-sum deal result: each seat's deal points less the others' average (0 until
-        terminal; see :func:`bezique.scoring.zero_sum`)."""
-        if self.phase_id != OVER:
-            return [0.0] * len(self._scores)
-        return zero_sum(self._scores)
-
-    def hand(self, seat: int) -> list[int]:
-        """The cards of a seat's concealed hand, sorted (cards 0..31, copies repeated)."""
-        return sorted((card_of(p) for p in bits(self.hand_masks[seat])), key=sort_key)
-
-    def shown(self, seat: int) -> list[int]:
-        """The cards a seat has shown on the table, sorted."""
-        return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=sort_key)
-
-    def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
-        """A seat's scored melds: (name, cards, points, intact) in the order declared."""
-        out = []
-        held = self.shown_masks[seat] | self.hand_masks[seat]
-        for k, m in self.meld_log[seat]:
-            kind = self.rules.melds[k]
-            cards = sorted((card_of(p) for p in bits(m)), key=sort_key)
-            out.append((kind.name, cards, kind.points, m & held == m))
-        return out
-
-    def trick_cards(self) -> list[int]:
-        """The cards on the table in the current trick, in the order played."""
-        if self._trick:
-            return [card_of(p) for p in self._trick[2:]]
-        return [] if self.lead_card < 0 else [card_of(self.lead_card)]
-
-    def all_masks(self) -> dict[str, int]:
-        """Physical masks of every place a card can be (for accounting checks)."""
-        out = {}
-        for i in range(len(self.hand_masks)):
-            out[f"hand{i}"] = self.hand_masks[i]
-            out[f"shown{i}"] = self.shown_masks[i]
-            out[f"won{i}"] = self.won_masks[i]
-        out["trick"] = (_mask(self._trick[2:]) if self._trick
-                        else 0 if self.lead_card < 0 else 1 << self.lead_card)
-        out["stock"] = _mask(self.stock[self.stock_pos :])
-        out["turnup"] = 0 if self.turnup_phys < 0 else 1 << self.turnup_phys
         return out
 
     # ------------------------------------------------------------------ legal actions
@@ -582,54 +257,11 @@ class State:
             out = [self.play_copy(p, hand) if dup >> (p & 31) & 1 else p for p in out]
         return out
 
-    def play_copy(self, p: int, hand: int) -> int:
-        """Which concealed copy of a card to use.  A seven of trumps while the stock lasts: a
-        scored one first, unless sevens score when played (then an unscored one).  Otherwise a
-        copy the other seat knows of (a turn-up taken, a declared seven), so the copy chosen
-        never depends on cards the other seat has not seen."""
-        c = p & 31
-        if (
-            rank_of(c) == self.rules.seven_rank
-            and suit_of(c) == self.trump
-            and self.turnup_phys >= 0
-        ):
-            want_scored = self.rules.seven == "declared"
-            for q in range(c, 32 * self.copies, 32):
-                if hand >> q & 1 and bool(self.scored_sevens >> q & 1) == want_scored:
-                    return q
-        known = self._known_any() & hand
-        if known:
-            qs = [q for q in range(c, 32 * self.copies, 32) if known >> q & 1]
-            if len(qs) == 1:
-                return qs[0]
-            if qs:  # several known copies: the first by public meld history, not copy number
-                return min(qs, key=lambda q: membership(self.meld_log[self.turn], q))
-        return p
-
     def _follow_mask(self, hand: int) -> int:
-        """End phase: the cards of ``hand`` the follower may play: follow suit and beat the best
-        card so far if able (with two seats, the lead); void, trump (above a trump played)."""
+        """End phase: the cards of ``hand`` the follower may play (see :mod:`bezique.tricks`)."""
         lead = self.lead_card
-        ls = lead >> 3 & 3
-        best = self._trick[0] if self._trick else lead
-        bs, br = best >> 3 & 3, best & 7
-        two = self.copies == 2
-        folded = (hand | hand >> 32) & CARD_MASK32 if two else fold_copies(hand, self.copies)
-        same = folded & (0xFF << (ls * 8))
-        trump = self.trump
-        if same:
-            if bs == ls:
-                higher = same & (((1 << br) - 1) << (ls * 8))
-                allow = higher or same
-            else:  # a trump has taken the lead: follow suit, there is no beating it
-                allow = same
-        else:
-            trumps = folded & (0xFF << (trump * 8)) if trump >= 0 else 0
-            if trumps and bs == trump:
-                allow = (trumps & (((1 << br) - 1) << (trump * 8))) or CARD_MASK32
-            else:
-                allow = trumps or CARD_MASK32
-        return hand & (allow | allow << 32 if two else _replicate(allow, self.copies))
+        return follow_mask(hand, lead, self._trick[0] if self._trick else lead, self.trump,
+                           self.copies)
 
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
         if self.copies == 2 and not shown & shown >> 32:
@@ -657,45 +289,6 @@ class State:
                     out.append(act.SEVEN)
         out.append(act.PASS)
         return out
-
-    def _trump_sevens(self, seat: int) -> Iterator[int]:
-        if self.trump < 0:
-            return
-        c = make_card(self.rules.seven_rank, self.trump)
-        hand = self.hand_masks[seat]
-        for q in range(c, 32 * self.copies, 32):
-            if hand >> q & 1:
-                yield q
-
-    def unscored_seven(self, seat: int) -> int:
-        """A seven of trumps ``seat`` holds that has not scored, or -1."""
-        for q in self._trump_sevens(seat):
-            if not self.scored_sevens >> q & 1:
-                return q
-        return -1
-
-    def can_exchange(self, seat: int) -> bool:
-        """True if ``seat`` holds a seven of trumps and the turn-up may be exchanged for it."""
-        tu = self.turnup_phys
-        return tu >= 0 and rank_of(tu) != self.rules.seven_rank and any(self._trump_sevens(seat))
-
-    # ------------------------------------------------------------------ melds
-
-    def legal_meld_masks(self, seat: int) -> list[int]:
-        """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`)."""
-        return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
-                                self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
-                                self._known_any())
-
-    def _known_any(self) -> int:
-        known = 0
-        for k in self.known_masks:
-            known |= k
-        return known
-
-    def classify(self, mask: int) -> int:
-        """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
-        return classify(self._patterns, mask)
 
     # ------------------------------------------------------------------ applying
 
@@ -749,7 +342,9 @@ class State:
             p, bit = alt, 1 << alt
         ph = self.phase_id
         if ph == FOLLOW and self.stock_pos >= self._nstock and not self._follow_mask(hand) & bit:
-            raise IllegalActionError(self._follow_msg(hand, p))
+            lead = self.lead_card
+            best = self._trick[0] if self._trick else lead
+            raise IllegalActionError(follow_problem(hand, p, lead, best, self.trump, self.copies))
         snap = self._snapshot(p)
         h = self.hand_masks
         two = len(h) == 2
@@ -795,20 +390,6 @@ class State:
                 return self.play_copy(q, hand)
         return -1
 
-    def _follow_msg(self, hand: int, p: int) -> str:
-        lead = self.lead_card
-        ls = suit_of(lead)
-        best = self._trick[0] if self._trick else lead
-        folded = fold_copies(hand, self.copies)
-        if folded & (0xFF << (ls * 8)):
-            if suit_of(p) != ls:
-                return f"you must follow suit to {card_symbol(lead)}"
-            return f"you must win the trick with a higher card than {card_symbol(best)}"
-        if suit_of(best) == self.trump:
-            return f"you have no card of {card_symbol(lead)[-1]}: you must trump above " \
-                   f"{card_symbol(best)}"
-        return f"you have no card of {card_symbol(lead)[-1]}: you must trump"
-
     def _finish_trick(self, seat: int, p: int) -> None:
         """Two seats: the follower's card ``p`` completes the trick."""
         lead = self.lead_card
@@ -834,9 +415,7 @@ class State:
         is higher in the best card's suit or a trump on a plain card (the earlier of identical
         cards wins); the last card completes the trick."""
         best, best_seat, *cards = self._trick
-        bs = best >> 3 & 3
-        ps = p >> 3 & 3
-        if (ps == bs and p & 7 < best & 7) or (ps == self.trump and bs != self.trump):
+        if beats(p, best, self.trump):
             best, best_seat = p, seat
         cards.append(p)
         if len(cards) < n:
@@ -1024,20 +603,6 @@ class State:
         # a tie goes to the taker of the last trick: the one that scored as last (24th or 32nd)
         last = next((e[0] for e in self._events if e[2] == "last trick"), win)
         self._winner = game_winner(rules.target, before, self.game_scores, order, last)
-
-    # ------------------------------------------------------------------ text
-
-    def action_to_string(self, action: int, seat: int | None = None) -> str:
-        """Canonical text of an action for the seat to act (or ``seat``), e.g. ``play QS*``."""
-        return action_to_string(self, action, self.turn if seat is None else seat)
-
-    def string_to_action(self, text: str) -> int:
-        """The action named by ``text`` for the seat to act; :class:`IllegalActionError` if none.
-
-        Accepts the forms of RULES.md 7 (see :mod:`bezique.notation`); the action is resolved,
-        not checked: :meth:`apply_action` checks it.
-        """
-        return string_to_action(self, text)
 
     def apply(self, action: int | str) -> None:
         """Apply an action given as int or text (see :meth:`string_to_action`)."""

@@ -1,0 +1,92 @@
+"""Dealing: a seeded shuffle dealt round from the dealer's left, or a deal checked card by card.
+
+Both return the same plain values, physical cards as ints (see :mod:`bezique.cards`): one hand
+per seat, the turn-up (-1 in a variant without one) and the stock, top first.  A deal given card
+by card (a game record, a test, the engine protocol) must be exactly the variant's pack; anything
+else is refused with :class:`~bezique.errors.RecordError` and a message naming what is wrong.
+
+>>> from bezique import Rules
+>>> hands, turnup, stock = shuffled_deal(Rules.preset("bezique"), 7, dealer=1)
+>>> [len(h) for h in hands], turnup >= 0, len(stock)
+([8, 8], True, 47)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import card_name, make_card, parse_card
+from .errors import RecordError
+from .rules import Rules
+
+Deal = tuple[list[list[int]], int, list[int]]  # hands (one per seat), turn-up or -1, stock
+
+
+def shuffled_deal(rules: Rules, seed: int | random.Random | None, dealer: int) -> Deal:
+    """The pack shuffled by ``seed`` (same seed, same deal), ``hand_size`` cards to each seat
+    from the dealer's left, then the turn-up if the variant has one."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    h, n = rules.hand_size, rules.nplayers
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        hands[(dealer + 1 + i) % n] = deck[i * h : (i + 1) * h]
+    k = n * h
+    if rules.turnup:
+        return hands, deck[k], deck[k + 1 :]
+    return hands, -1, deck[k:]
+
+
+def checked_deal(rules: Rules, hands: Sequence[Sequence[int | str]], turnup: int | str | None,
+                 stock: Sequence[int | str], dealer: int) -> Deal:
+    """A deal given card by card (cards as ints 0..31 or text), as physical cards; raises
+    :class:`RecordError` unless the seats, hands, turn-up and stock are exactly the pack."""
+    n = rules.nplayers
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        seats = " or ".join(str(i) for i in range(n))
+        raise RecordError(f"the dealer must be player {seats}, not {dealer!r}")
+    if len(hands) != n:
+        raise RecordError(f"a deal needs {n} hands, not {len(hands)}")
+    for i, hand in enumerate(hands):
+        if len(hand) != rules.hand_size:
+            raise RecordError(
+                f"player {i}'s hand has {len(hand)} cards; {rules.variant} deals "
+                f"{rules.hand_size}"
+            )
+    if len(stock) != rules.stock_size:
+        raise RecordError(
+            f"the stock has {len(stock)} cards; in {rules.variant} it has {rules.stock_size}"
+        )
+    if (turnup is None) == rules.turnup:
+        raise RecordError(
+            f"{rules.variant} has a turn-up card" if rules.turnup
+            else f"{rules.variant} has no turn-up card"
+        )
+    seen = [0] * 32
+    allowed = {make_card(r, s) for r in rules.ranks for s in range(4)}
+
+    def phys(c: int | str) -> int:
+        if isinstance(c, str):
+            try:
+                card = parse_card(c)
+            except ValueError as e:
+                raise RecordError(str(e)) from None
+        elif isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 32:
+            raise RecordError(f"{c!r} is not a card")
+        else:
+            card = c
+        if card not in allowed:
+            raise RecordError(f"there is no {card_name(card)} in a {rules.variant} pack")
+        k = seen[card]
+        if k >= rules.copies:
+            raise RecordError(
+                f"too many {card_name(card)}: a {rules.variant} pack has {rules.copies}"
+            )
+        seen[card] = k + 1
+        return k * 32 + card
+
+    ph = [[phys(c) for c in hand] for hand in hands]
+    tu = -1 if turnup is None else phys(turnup)
+    return ph, tu, [phys(c) for c in stock]

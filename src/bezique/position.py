@@ -1,0 +1,398 @@
+"""The position of one deal: where every card is, the scores so far, and what can be read off.
+
+:class:`Position` holds the fields of a deal and answers questions about it; it never changes
+them.  :class:`bezique.state.State` extends it with the flow of the deal (dealing, legal actions,
+applying an action), as python-chess's ``Board`` extends ``BaseBoard``.  Everything is ints:
+physical cards are bits of masks (see :mod:`bezique.cards`), per-seat values are tuples with one
+entry per seat, and every field is immutable, so a snapshot is a tuple of references and undo
+restores one.
+
+The public fields are what agents' simulations read on their hot path (a sampled world is a
+``State`` of its own; an agent's *decision* only ever sees an
+:class:`~bezique.observation.Observation`):
+
+- ``hand_masks``, ``shown_masks``, ``won_masks``, ``known_masks`` (concealed cards the other seats
+  know of), ``used_masks`` (per meld class), ``meld_log`` (per seat, ``(kind, mask)`` in order);
+- ``turn``, ``phase_id`` (:data:`LEAD`, :data:`FOLLOW`, :data:`DECLARE`, :data:`OVER`),
+  ``lead_card`` (physical, or -1), ``trump`` (-1 until fixed where there is no turn-up),
+  ``turnup_phys`` (-1 once taken, or with no turn-up), ``stock`` and ``stock_pos``,
+  ``trick_count``, ``scored_sevens``.
+
+>>> from bezique import Rules, State
+>>> s = State.new_deal(Rules.preset("bezique"), seed=7)
+>>> s.scores, s.stock_left, s.end_phase
+((0, 0), 47, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .cards import bits, card_of, make_card, mask_of, rank_of, suit_of
+from .melds import QuickPattern, classify, legal_meld_masks, membership, sort_key
+from .notation import action_to_string, string_to_action
+from .rules import Rules
+from .scoring import zero_sum
+
+LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("lead", "follow", "declare", "over")
+
+# Score event reasons.
+REASONS = ("meld", "seven", "turnup", "last trick", "brisques")
+
+Event = tuple[int, int, str, str]  # (seat, points, reason, detail)
+Meld = tuple[int, int]  # (meld kind index, physical mask)
+
+
+def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    """The tuple ``t`` with entry ``i`` replaced by ``v``."""
+    return (*t[:i], v, *t[i + 1 :])
+
+
+class Position:
+    """The fields of one deal and the read-only questions about them (see the module)."""
+
+
+    __slots__ = (
+        "_bris",
+        "_dmelds",
+        "_dseven",
+        "_events",
+        "_last",
+        "_nstock",
+        "_patterns",
+        "_prev",
+        "_scores",
+        "_trick",
+        "_winner",
+        "copies",
+        "deal_hands",
+        "dealer",
+        "hand_masks",
+        "known_masks",
+        "lead_card",
+        "meld_log",
+        "phase_id",
+        "rules",
+        "scored_sevens",
+        "shown_masks",
+        "stock",
+        "stock_pos",
+        "totals",
+        "trick_count",
+        "trump",
+        "turn",
+        "turnup_card",
+        "turnup_phys",
+        "used_masks",
+        "won_masks",
+    )
+
+    rules: Rules
+    trump: int
+    dealer: int
+    copies: int
+    stock: tuple[int, ...]
+    totals: tuple[int, ...]
+    turnup_card: int
+    deal_hands: tuple[tuple[int, ...], ...]
+    _patterns: tuple[QuickPattern, ...]
+    stock_pos: int
+    turnup_phys: int
+    hand_masks: tuple[int, ...]
+    shown_masks: tuple[int, ...]
+    won_masks: tuple[int, ...]
+    _scores: tuple[int, ...]
+    _bris: tuple[int, ...]
+    meld_log: tuple[tuple[Meld, ...], ...]
+    used_masks: tuple[tuple[int, ...], ...]
+    scored_sevens: int
+    known_masks: tuple[int, ...]
+    lead_card: int
+    turn: int
+    phase_id: int
+    _dmelds: int
+    _dseven: bool
+    trick_count: int
+    _last: int
+    _events: tuple[Event, ...]
+    _nstock: int
+    _trick: tuple[int, ...]
+    _winner: int
+    _prev: tuple[Any, ...] | None
+
+    # ------------------------------------------------------------------ snapshots
+
+    def _snapshot(self, action: int) -> tuple[Any, ...]:
+        return (
+            self.stock_pos,
+            self.turnup_phys,
+            self.hand_masks,
+            self.shown_masks,
+            self.won_masks,
+            self._scores,
+            self._bris,
+            self.meld_log,
+            self.used_masks,
+            self.scored_sevens,
+            self.known_masks,
+            self.lead_card,
+            self.turn,
+            self.phase_id,
+            self._dmelds,
+            self._dseven,
+            self.trick_count,
+            self._last,
+            self._events,
+            self._winner,
+            self._prev,
+            action,
+            self.trump,
+            self._patterns,
+            self._trick,
+        )
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        (
+            self.stock_pos,
+            self.turnup_phys,
+            self.hand_masks,
+            self.shown_masks,
+            self.won_masks,
+            self._scores,
+            self._bris,
+            self.meld_log,
+            self.used_masks,
+            self.scored_sevens,
+            self.known_masks,
+            self.lead_card,
+            self.turn,
+            self.phase_id,
+            self._dmelds,
+            self._dseven,
+            self.trick_count,
+            self._last,
+            self._events,
+            self._winner,
+            self._prev,
+            _,
+            self.trump,
+            self._patterns,
+            self._trick,
+        ) = snap
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position (not the undo history), for equality tests."""
+        snap = self._snapshot(0)
+        return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
+                *snap[:20], *snap[22:])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def snapshots(self) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        snap = self._prev
+        while snap is not None:
+            out.append(snap)
+            snap = snap[20]
+        out.reverse()
+        return out
+
+    def history(self) -> list[tuple[int, int]]:
+        """The (player, action) pairs applied so far, in order."""
+        return [(snap[12], snap[21]) for snap in self.snapshots()]
+
+    # ------------------------------------------------------------------ queries
+
+    def current_player(self) -> int:
+        """The seat to act (0 to seats - 1), or -4 (OpenSpiel's terminal id) when the deal is
+        over."""
+        return -4 if self.phase_id == OVER else self.turn
+
+    @property
+    def phase(self) -> str:
+        """``lead``, ``follow``, ``declare`` or ``over``."""
+        return PHASE_NAMES[self.phase_id]
+
+    def is_terminal(self) -> bool:
+        """True when the deal is over (or the game ended during it)."""
+        return self.phase_id == OVER
+
+    @property
+    def stock_left(self) -> int:
+        """Face-down cards still in the stock (the turn-up not counted)."""
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def turnup(self) -> int | None:
+        """The card face up under the stock (after an exchange, the seven), or None once taken."""
+        return None if self.turnup_phys < 0 else card_of(self.turnup_phys)
+
+    @property
+    def end_phase(self) -> bool:
+        """True once the stock and the turn-up are gone: follow suit and win if you can."""
+        return self.stock_pos >= self._nstock
+
+    @property
+    def tricks_played(self) -> int:
+        """Completed tricks in this deal."""
+        return self.trick_count
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """This deal's points for each seat so far (melds, sevens, last trick, brisques)."""
+        return self._scores
+
+    @property
+    def game_scores(self) -> tuple[int, ...]:
+        """Game totals: the totals before this deal plus this deal's points."""
+        return tuple(t + s for t, s in zip(self.totals, self._scores, strict=True))
+
+    @property
+    def brisques(self) -> tuple[int, ...]:
+        """Brisques (Binocle: card points) in the tricks each seat has won so far."""
+        return self._bris
+
+    @property
+    def last_trick_winner(self) -> int:
+        """Winner of the most recent trick, or -1 before the first."""
+        return self._last
+
+    @property
+    def winner(self) -> int | None:
+        """The game's winner once decided at (or during, with ``end_check=immediate``) this deal."""
+        return None if self._winner < 0 else self._winner
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every score event of the deal: (seat, points, reason, detail)."""
+        return self._events
+
+    def returns(self) -> list[float]:
+        """Zero-sum deal result: each seat's deal points less the others' average (0 until
+        terminal; see :func:`bezique.scoring.zero_sum`)."""
+        if self.phase_id != OVER:
+            return [0.0] * len(self._scores)
+        return zero_sum(self._scores)
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards of a seat's concealed hand, sorted (cards 0..31, copies repeated)."""
+        return sorted((card_of(p) for p in bits(self.hand_masks[seat])), key=sort_key)
+
+    def shown(self, seat: int) -> list[int]:
+        """The cards a seat has shown on the table, sorted."""
+        return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=sort_key)
+
+    def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
+        """A seat's scored melds: (name, cards, points, intact) in the order declared."""
+        out = []
+        held = self.shown_masks[seat] | self.hand_masks[seat]
+        for k, m in self.meld_log[seat]:
+            kind = self.rules.melds[k]
+            cards = sorted((card_of(p) for p in bits(m)), key=sort_key)
+            out.append((kind.name, cards, kind.points, m & held == m))
+        return out
+
+    def trick_cards(self) -> list[int]:
+        """The cards on the table in the current trick, in the order played."""
+        if self._trick:
+            return [card_of(p) for p in self._trick[2:]]
+        return [] if self.lead_card < 0 else [card_of(self.lead_card)]
+
+    def all_masks(self) -> dict[str, int]:
+        """Physical masks of every place a card can be (for accounting checks)."""
+        out = {}
+        for i in range(len(self.hand_masks)):
+            out[f"hand{i}"] = self.hand_masks[i]
+            out[f"shown{i}"] = self.shown_masks[i]
+            out[f"won{i}"] = self.won_masks[i]
+        out["trick"] = (_mask(self._trick[2:]) if self._trick
+                        else 0 if self.lead_card < 0 else 1 << self.lead_card)
+        out["stock"] = _mask(self.stock[self.stock_pos :])
+        out["turnup"] = 0 if self.turnup_phys < 0 else 1 << self.turnup_phys
+        return out
+
+    def play_copy(self, p: int, hand: int) -> int:
+        """Which concealed copy of a card to use.  A seven of trumps while the stock lasts: a
+        scored one first, unless sevens score when played (then an unscored one).  Otherwise a
+        copy the other seat knows of (a turn-up taken, a declared seven), so the copy chosen
+        never depends on cards the other seat has not seen."""
+        c = p & 31
+        if (
+            rank_of(c) == self.rules.seven_rank
+            and suit_of(c) == self.trump
+            and self.turnup_phys >= 0
+        ):
+            want_scored = self.rules.seven == "declared"
+            for q in range(c, 32 * self.copies, 32):
+                if hand >> q & 1 and bool(self.scored_sevens >> q & 1) == want_scored:
+                    return q
+        known = self._known_any() & hand
+        if known:
+            qs = [q for q in range(c, 32 * self.copies, 32) if known >> q & 1]
+            if len(qs) == 1:
+                return qs[0]
+            if qs:  # several known copies: the first by public meld history, not copy number
+                return min(qs, key=lambda q: membership(self.meld_log[self.turn], q))
+        return p
+
+    def _trump_sevens(self, seat: int) -> Iterator[int]:
+        if self.trump < 0:
+            return
+        c = make_card(self.rules.seven_rank, self.trump)
+        hand = self.hand_masks[seat]
+        for q in range(c, 32 * self.copies, 32):
+            if hand >> q & 1:
+                yield q
+
+    def unscored_seven(self, seat: int) -> int:
+        """A seven of trumps ``seat`` holds that has not scored, or -1."""
+        for q in self._trump_sevens(seat):
+            if not self.scored_sevens >> q & 1:
+                return q
+        return -1
+
+    def can_exchange(self, seat: int) -> bool:
+        """True if ``seat`` holds a seven of trumps and the turn-up may be exchanged for it."""
+        tu = self.turnup_phys
+        return tu >= 0 and rank_of(tu) != self.rules.seven_rank and any(self._trump_sevens(seat))
+
+    # ------------------------------------------------------------------ melds
+
+    def legal_meld_masks(self, seat: int) -> list[int]:
+        """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`)."""
+        return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
+                                self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
+                                self._known_any())
+
+    def _known_any(self) -> int:
+        known = 0
+        for k in self.known_masks:
+            known |= k
+        return known
+
+    def classify(self, mask: int) -> int:
+        """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
+        return classify(self._patterns, mask)
+
+    # ------------------------------------------------------------------ text
+
+    def action_to_string(self, action: int, seat: int | None = None) -> str:
+        """Canonical text of an action for the seat to act (or ``seat``), e.g. ``play QS*``."""
+        return action_to_string(self, action, self.turn if seat is None else seat)
+
+    def string_to_action(self, text: str) -> int:
+        """The action named by ``text`` for the seat to act; :class:`IllegalActionError` if none.
+
+        Accepts the forms of RULES.md 7 (see :mod:`bezique.notation`); the action is resolved,
+        not checked: :meth:`apply_action` checks it.
+        """
+        return string_to_action(self, text)
+
+
+_mask = mask_of
