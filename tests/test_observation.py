@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bezique import Rules, State
+from bezique import IllegalActionError, Rules, State
 from bezique.cards import card_name, parse_card
 
 BEZIQUE = Rules.preset("bezique")
@@ -63,12 +63,19 @@ def test_known_turnup_is_the_copy_played_so_a_second_copy_stays_secret(second_co
     assert before.opponent_hand_size == 8
 
 
-def test_playing_either_copy_by_number_hides_which_one() -> None:
-    """An agent may pass any physical copy's number: the known copy is used either way."""
-    for copy in (0, 1):
-        s = exchange_deal(True, "JH")
-        s.apply_action(copy * 32 + parse_card("JH"))
-        assert s.observation(1).opponent_known == ()
+def test_the_listed_copy_is_the_known_one_and_the_other_number_is_refused() -> None:
+    """Of two copies held, ``legal_actions`` lists the one the other seat knows of; the other
+    copy's number is refused with the state unchanged, so no choice of copy reveals a card."""
+    s = exchange_deal(True, "JH")
+    listed = [a for a in s.legal_actions() if a & 31 == parse_card("JH")]
+    assert len(listed) == 1 and s.canonical_play(parse_card("JH")) == listed[0]
+    other = listed[0] ^ 32
+    key = s.key()
+    with pytest.raises(IllegalActionError, match="not a legal action"):
+        s.apply_action(other)
+    assert s.key() == key
+    s.apply_action(listed[0])
+    assert s.observation(1).opponent_known == ()
 
 
 @pytest.mark.parametrize("second_copy", [False, True])

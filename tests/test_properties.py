@@ -206,14 +206,17 @@ def meld_masks_of(state: State, rng: random.Random) -> list[int]:
 
 
 def check_refusal_or_legal(state: State, action: int) -> None:
-    """An action is accepted exactly when its text is legal; a refusal changes nothing."""
+    """An action int is accepted exactly when ``legal_actions`` lists it (then its text is
+    legal too); a refusal changes nothing."""
     legal = state.legal_action_strings()
     key = state.key()
+    expected_ok = action in state.legal_actions()
     try:
-        text = state.action_to_string(action)
+        text: str | None = state.action_to_string(action)
     except (IndexError, ValueError):
         text = None
-    expected_ok = text is not None and text in legal
+    if expected_ok:
+        assert text in legal
     try:
         state.apply_action(action)
     except IllegalActionError as e:

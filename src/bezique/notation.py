@@ -128,8 +128,9 @@ def _resolve_tokens(pos: Position, seat: int, tokens: Iterable[str], for_play: b
         num = 0
         if star >= 0:
             tail = t[star + 1 :]
-            if tail and (not tail.isdigit() or int(tail) == 0):
-                raise IllegalActionError(f"{tok!r} is not a card (write QS, QS* or QS*2)")
+            if tail and (len(tail) > 2 or not tail.isascii() or not tail.isdigit()
+                         or int(tail) == 0):
+                raise IllegalActionError(f"{tok[:12]!r} is not a card (write QS, QS* or QS*2)")
             num = int(tail) if tail else 0
             t = t[:star]
         try:

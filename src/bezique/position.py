@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cards import bits, card_of, make_card, mask_of, rank_of, suit_of
-from .melds import QuickPattern, classify, legal_meld_masks, membership, sort_key
+from .melds import QuickPattern, classify, legal_meld_masks, membership, shown_groups, sort_key
 from .notation import action_to_string, string_to_action
 from .rules import Rules
 from .scoring import zero_sum
@@ -339,6 +339,27 @@ class Position:
                 return qs[0]
             if qs:  # several known copies: the first by public meld history, not copy number
                 return min(qs, key=lambda q: membership(self.meld_log[self.turn], q))
+        return p
+
+    def canonical_play(self, p: int) -> int:
+        """The listed play action (see ``legal_actions``) for the card of physical ``p`` where
+        the seat to act holds it: concealed, the copy the engine plays (:meth:`play_copy` of the
+        first); on the table, the first copy of ``p``'s meld-history group."""
+        seat = self.turn
+        hand = self.hand_masks[seat]
+        copies = self.copies
+        if hand >> p & 1:
+            low = p
+            for q in range(p & 31, 32 * copies, 32):
+                if hand >> q & 1:
+                    low = q
+                    break
+            return self.play_copy(low, hand)
+        shown = self.shown_masks[seat]
+        if shown >> p & 1:
+            for g in shown_groups(self.meld_log[seat], shown, p & 31, copies):
+                if p in g:
+                    return g[0]
         return p
 
     def _trump_sevens(self, seat: int) -> Iterator[int]:

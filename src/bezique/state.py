@@ -293,7 +293,10 @@ class State(Position):
     # ------------------------------------------------------------------ applying
 
     def apply_action(self, action: int) -> None:
-        """Apply a legal action; raise :class:`IllegalActionError` (state unchanged) otherwise."""
+        """Apply a legal action; raise :class:`IllegalActionError` (state unchanged) otherwise.
+
+        Only the ints :meth:`legal_actions` lists are accepted: a copy of a card other than the
+        one listed for it, a number past the pack or a meld int with stray low bits is refused."""
         ph = self.phase_id
         if ph == OVER:
             raise IllegalActionError("the deal is over")
@@ -304,12 +307,10 @@ class State(Position):
         if action < 0:
             raise IllegalActionError(f"{action} is not an action")
         if action < 256:
-            if ph == DECLARE:
-                raise IllegalActionError(
-                    "you won the trick: declare a meld or pass (draw) before playing"
-                )
-            self._play(seat, action)
-        elif action == act.PASS:
+            raise IllegalActionError(
+                "you won the trick: declare a meld or pass (draw) before playing"
+            )
+        if action == act.PASS:
             if ph != DECLARE:
                 raise IllegalActionError(self._not_declaring_msg())
             snap = self._snapshot(action)
@@ -317,7 +318,12 @@ class State(Position):
             self._prev = snap
         elif action in (act.EXCHANGE, act.SEVEN):
             self._seven_action(seat, action)
-        elif action >= 512:
+        elif action in (act.CARTE, act.OFFER):
+            what = "carte blanche" if action == act.CARTE else "offering the declaring turn"
+            raise IllegalActionError(
+                f"{action} is not an action in {self.rules.variant} ({what} is not part of it)"
+            )
+        elif action >= 512 and not action & 511:
             self._meld(seat, action >> 9)
         else:
             raise IllegalActionError(f"{action} is not an action")
@@ -332,14 +338,24 @@ class State(Position):
         hand = self.hand_masks[seat]
         shown = self.shown_masks[seat]
         if hand & bit:
-            if self.copies != 2 or hand >> (p ^ 32) & 1:  # both copies held: which one?
-                p = self.play_copy(p, hand)
-                bit = 1 << p
-        elif not shown & bit:
-            alt = self._held_copy(seat, p)
-            if alt < 0:
-                raise IllegalActionError(f"you do not hold {card_symbol(p)}")
-            p, bit = alt, 1 << alt
+            if self.copies != 2 or hand >> (p ^ 32) & 1:  # several copies held: which one?
+                rep = self.play_copy(self._lowest_copy(hand, p), hand)
+                if rep != p:
+                    raise IllegalActionError(
+                        f"{p} is not a legal action: {card_symbol(p)} is played as {rep}"
+                    )
+        elif not shown & bit or p >= 32 * self.copies:
+            raise IllegalActionError(
+                f"you do not hold {card_symbol(p)}" if p < 32 * self.copies
+                else f"{p} is not an action"
+            )
+        elif shown & ~bit & replicate(1 << (p & 31), self.copies):
+            groups = shown_groups(self.meld_log[seat], shown, p & 31, self.copies)
+            if not any(g[0] == p for g in groups):
+                raise IllegalActionError(
+                    f"{p} is not a legal action: that shown {card_symbol(p)} is played as "
+                    f"{next(g[0] for g in groups if p in g)}"
+                )
         ph = self.phase_id
         if ph == FOLLOW and self.stock_pos >= self._nstock and not self._follow_mask(hand) & bit:
             lead = self.lead_card
@@ -381,14 +397,12 @@ class State(Position):
             self._follow_n(seat, p, len(h))
         self._prev = snap
 
-    def _held_copy(self, seat: int, p: int) -> int:
-        """A concealed copy of the same card when ``p`` itself is not held (plays by card)."""
-        hand = self.hand_masks[seat]
-        c = p & 31
-        for q in range(c, 32 * self.copies, 32):
+    def _lowest_copy(self, hand: int, p: int) -> int:
+        """The first physical copy of ``p``'s card in ``hand``."""
+        for q in range(p & 31, 32 * self.copies, 32):
             if hand >> q & 1:
-                return self.play_copy(q, hand)
-        return -1
+                return q
+        return p  # pragma: no cover - p itself is held
 
     def _finish_trick(self, seat: int, p: int) -> None:
         """Two seats: the follower's card ``p`` completes the trick."""
@@ -541,6 +555,7 @@ class State(Position):
         held = self.hand_masks[seat] | self.shown_masks[seat]
         if mask & ~held:
             raise IllegalActionError(f"you do not hold {cards_sym(mask & ~held)}")
+        asked = mask
         mask = known_concealed(mask, self.hand_masks[seat], self.known_masks[seat], self.copies)
         kind = self.classify(mask)
         if kind < 0:
@@ -549,6 +564,11 @@ class State(Position):
                                self.used_masks[seat], self.meld_log[seat])
         if problem:
             raise IllegalActionError(problem)
+        if mask != asked or mask not in self.legal_meld_masks(seat):
+            raise IllegalActionError(
+                f"{act.meld_action(asked)} is not a legal action: {cards_sym(mask)} is declared "
+                "with other copies (see legal_actions)"
+            )
         snap = self._snapshot(act.meld_action(mask))
         k = rules.melds[kind]
         self.meld_log = _set(self.meld_log, seat, (*self.meld_log[seat], (kind, mask)))

@@ -286,8 +286,8 @@ class HeuristicPolicy:
         if state.phase_id == DECLARE:
             return self._declare(state)
         if state.end_phase:
-            return self._end_play(state)
-        return self._stock_play(state)
+            return state.canonical_play(self._end_play(state))
+        return state.canonical_play(self._stock_play(state))
 
     # ------------------------------------------------------------------ declaring
 
