@@ -11,11 +11,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_family_core import check_invariants, choose, full_mask
 
 from bezique import IllegalActionError, Rules, State
 from bezique.cards import parse_card
-
-from test_family_core import check_invariants, choose, full_mask
 
 
 def test_leading_a_played_seven_that_reaches_the_target_ends_the_game_cleanly() -> None:
