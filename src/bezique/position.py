@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .cards import bits, card_of, make_card, mask_of, rank_of, suit_of
+from .cards import bits, card_of, make_card, mask_of, rank_of
 from .melds import QuickPattern, classify, legal_meld_masks, membership, shown_groups, sort_key
 from .notation import action_to_string, string_to_action
 from .rules import Rules
@@ -62,8 +62,10 @@ class Position:
         "_last",
         "_nstock",
         "_patterns",
+        "_played7",
         "_prev",
         "_scores",
+        "_seven7",
         "_trick",
         "_winner",
         "copies",
@@ -118,6 +120,8 @@ class Position:
     _last: int
     _events: tuple[Event, ...]
     _nstock: int
+    _seven7: int  # the seven of trumps (card 0..31) while it counts, else -1
+    _played7: int  # the same when it scores as it is played (seven = played), else -1
     _trick: tuple[int, ...]
     _winner: int
     _prev: tuple[Any, ...] | None
@@ -323,12 +327,8 @@ class Position:
         copy the other seat knows of (a turn-up taken, a declared seven), so the copy chosen
         never depends on cards the other seat has not seen."""
         c = p & 31
-        if (
-            rank_of(c) == self.rules.seven_rank
-            and suit_of(c) == self.trump
-            and self.turnup_phys >= 0
-        ):
-            want_scored = self.rules.seven == "declared"
+        if c == self._seven7 and self.turnup_phys >= 0:
+            want_scored = self._played7 < 0
             for q in range(c, 32 * self.copies, 32):
                 if hand >> q & 1 and bool(self.scored_sevens >> q & 1) == want_scored:
                     return q
@@ -392,9 +392,13 @@ class Position:
                                 self._known_any())
 
     def _known_any(self) -> int:
+        """Every concealed card some seat knows another seat holds."""
+        k = self.known_masks
+        if len(k) == 2:
+            return k[0] | k[1]
         known = 0
-        for k in self.known_masks:
-            known |= k
+        for m in k:
+            known |= m
         return known
 
     def classify(self, mask: int) -> int:

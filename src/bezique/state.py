@@ -131,6 +131,8 @@ class State(Position):
         s.trump = suit_of(turnup) if turnup >= 0 else -1
         s.stock = tuple(stock)
         s._nstock = len(s.stock)
+        s._seven7 = s.trump * 8 + rules.seven_rank if turnup >= 0 else -1
+        s._played7 = s._seven7 if rules.seven == "played" else -1
         s.deal_hands = tuple(tuple(h) for h in hands)
         s._patterns = quick_patterns(rules, s.trump)
         s.stock_pos = 0
@@ -194,6 +196,8 @@ class State(Position):
         s.trump = self.trump
         s.turnup_card = self.turnup_card
         s._nstock = self._nstock
+        s._seven7 = self._seven7
+        s._played7 = self._played7
         s._trick = self._trick
         return s
 
@@ -250,10 +254,11 @@ class State(Position):
                     seen |= 1 << c
                     out.append(p)
         # copies of a card held twice differ only for a seven of trumps or a known copy
-        if dup and (
-            self._known_any() & hand
-            or (self.turnup_phys >= 0 and dup >> (self.trump * 8 + self.rules.seven_rank) & 1)
-        ):
+        if dup:
+            k = self.known_masks
+            known = (k[0] | k[1]) if len(k) == 2 else self._known_any()
+            if not (known & hand or (self.turnup_phys >= 0 and dup >> self._seven7 & 1)):
+                return out
             out = [self.play_copy(p, hand) if dup >> (p & 31) & 1 else p for p in out]
         return out
 
@@ -336,26 +341,14 @@ class State(Position):
     def _play(self, seat: int, p: int) -> None:
         bit = 1 << p
         hand = self.hand_masks[seat]
-        shown = self.shown_masks[seat]
         if hand & bit:
-            if self.copies != 2 or hand >> (p ^ 32) & 1:  # several copies held: which one?
-                rep = self.play_copy(self._lowest_copy(hand, p), hand)
-                if rep != p:
-                    raise IllegalActionError(
-                        f"{p} is not a legal action: {card_symbol(p)} is played as {rep}"
-                    )
-        elif not shown & bit or p >= 32 * self.copies:
-            raise IllegalActionError(
-                f"you do not hold {card_symbol(p)}" if p < 32 * self.copies
-                else f"{p} is not an action"
-            )
-        elif shown & ~bit & replicate(1 << (p & 31), self.copies):
-            groups = shown_groups(self.meld_log[seat], shown, p & 31, self.copies)
-            if not any(g[0] == p for g in groups):
-                raise IllegalActionError(
-                    f"{p} is not a legal action: that shown {card_symbol(p)} is played as "
-                    f"{next(g[0] for g in groups if p in g)}"
-                )
+            if self.copies == 2:
+                if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
+                    self._refuse_copy(p, hand)
+            elif self.play_copy(self._lowest_copy(hand, p), hand) != p:
+                self._refuse_copy(p, hand)
+        else:
+            self._check_shown_play(seat, p)
         ph = self.phase_id
         if ph == FOLLOW and self.stock_pos >= self._nstock and not self._follow_mask(hand) & bit:
             lead = self.lead_card
@@ -372,16 +365,10 @@ class State(Position):
             if self.known_masks[seat] & bit:
                 self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~bit)
         else:
-            self.shown_masks = _set(self.shown_masks, seat, shown & ~bit)
-        rules = self.rules
-        if (
-            self.turnup_phys >= 0
-            and p & 31 == self.trump * 8 + rules.seven_rank
-            and rules.seven == "played"
-            and not self.scored_sevens >> p & 1
-        ):
+            self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] & ~bit)
+        if p & 31 == self._played7 and self.turnup_phys >= 0 and not self.scored_sevens >> p & 1:
             self.scored_sevens |= bit
-            self._score(seat, rules.seven_points, "seven", card_name(p))
+            self._score(seat, self.rules.seven_points, "seven", card_name(p))
         if ph == LEAD:
             self.lead_card = p
             if self.phase_id != OVER:  # end_check = immediate may end the game on a seven
@@ -396,6 +383,26 @@ class State(Position):
         else:
             self._follow_n(seat, p, len(h))
         self._prev = snap
+
+    def _refuse_copy(self, p: int, hand: int) -> None:
+        rep = self.play_copy(self._lowest_copy(hand, p), hand)
+        raise IllegalActionError(f"{p} is not a legal action: {card_symbol(p)} is played as {rep}")
+
+    def _check_shown_play(self, seat: int, p: int) -> None:
+        """Refuse a play of ``p`` unless it is the listed copy of a card on the table."""
+        shown = self.shown_masks[seat]
+        if not shown >> p & 1 or p >= 32 * self.copies:
+            raise IllegalActionError(
+                f"you do not hold {card_symbol(p)}" if 0 <= p < 32 * self.copies
+                else f"{p} is not an action"
+            )
+        if shown & ~(1 << p) & replicate(1 << (p & 31), self.copies):
+            groups = shown_groups(self.meld_log[seat], shown, p & 31, self.copies)
+            if not any(g[0] == p for g in groups):
+                raise IllegalActionError(
+                    f"{p} is not a legal action: that shown {card_symbol(p)} is played as "
+                    f"{next(g[0] for g in groups if p in g)}"
+                )
 
     def _lowest_copy(self, hand: int, p: int) -> int:
         """The first physical copy of ``p``'s card in ``hand``."""
@@ -473,8 +480,18 @@ class State(Position):
         the round is the turn-up, if any.  With the stock gone, shown cards return to hands."""
         pos = self.stock_pos
         left = self._nstock - pos
-        h = list(self.hand_masks)
-        n = len(h)
+        hm = self.hand_masks
+        n = len(hm)
+        if n == 2 and left > 2:  # the common case: one card each, the stock goes on
+            stock = self.stock
+            if seat == 0:
+                self.hand_masks = (hm[0] | 1 << stock[pos], hm[1] | 1 << stock[pos + 1])
+            else:
+                self.hand_masks = (hm[0] | 1 << stock[pos + 1], hm[1] | 1 << stock[pos])
+            self.stock_pos = pos + 2
+            self.phase_id = LEAD
+            return
+        h = list(hm)
         tu = self.turnup_phys
         take = n if left >= n else left
         for i in range(take):
