@@ -108,7 +108,7 @@ def test_demo_options_change_the_rules(tmp_path: Path) -> None:
 
 
 BAD_OPTIONS = [
-    ["--variant", "rubicon"],
+    ["--variant", "piquet"],
     ["-o", "colour=red"],
     ["-o", "target=lots"],
     ["-o", "target=0"],
@@ -132,7 +132,7 @@ def test_demo_bad_options_one_line_exit_2(args: list[str]) -> None:
 
 def test_demo_error_names_the_bad_option() -> None:
     assert "colour" in run("demo", "-o", "colour=red").stderr
-    assert "rubicon" in run("demo", "--variant", "rubicon").stderr
+    assert "piquet" in run("demo", "--variant", "piquet").stderr
     assert "--deals" in run("demo", "--deals", "-1").stderr
 
 

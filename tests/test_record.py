@@ -255,7 +255,7 @@ def bad_cases(tmp_path: Path) -> dict[str, Path]:
         "dealer 2": variant(lambda d: d["deals"][0].update(dealer=2)),
         "a third QS": variant(third_qs),
         "a hand of 7": variant(lambda d: d["deals"][0]["hands"][0].pop()),
-        "unknown variant": variant(lambda d: d.update(variant="rubicon")),
+        "unknown variant": variant(lambda d: d.update(variant="piquet")),
         "unknown option": variant(lambda d: d.update(options={"colour": "red"})),
         "bad option value": variant(lambda d: d.update(options={"brisques": "sometimes"})),
         "short stock": variant(lambda d: d["deals"][0]["stock"].pop()),
@@ -300,7 +300,7 @@ def test_bad_record_messages_name_the_problem(tmp_path: Path) -> None:
     expect = {
         "a third QS": "too many QS",
         "a hand of 7": "7 cards",
-        "unknown variant": "rubicon",
+        "unknown variant": "piquet",
         "unknown option": "colour",
         "short stock": "46 cards",
         "not json": "not valid JSON",

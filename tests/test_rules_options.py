@@ -8,7 +8,7 @@ import pytest
 from helpers import at_end_phase, deal, play, playout, rules, strings, win_trick
 
 from bezique import OptionError, Rules, State
-from bezique.rules import OPTION_NAMES
+from bezique.rules import CLASSIC_OPTIONS, OPTION_NAMES
 
 # ---------------------------------------------------------------- presets and validation
 
@@ -67,7 +67,21 @@ def test_option_error_is_a_value_error() -> None:
 
 
 def test_every_option_of_the_table_is_known() -> None:
-    assert set(OPTION_NAMES) == set(rules().all_options())
+    """Classic Bezique and Binocle take exactly the options of RULES.md 6."""
+    assert set(CLASSIC_OPTIONS) == set(rules().all_options())
+    assert set(CLASSIC_OPTIONS) == set(rules("binocle").all_options())
+    assert set(CLASSIC_OPTIONS) < set(OPTION_NAMES)
+
+
+def test_an_option_of_another_variant_is_refused_with_its_name() -> None:
+    import pytest
+
+    from bezique.errors import OptionError
+
+    with pytest.raises(OptionError, match="'reuse' does not apply to bezique"):
+        rules(reuse="loose")
+    with pytest.raises(OptionError, match="'seven' does not apply to rubicon"):
+        rules("rubicon", seven="played")
 
 
 # ---------------------------------------------------------------- each option's effect

@@ -57,7 +57,10 @@ class Game:
         return self.state.winner
 
     def is_over(self) -> bool:
-        """True once a winner is decided."""
+        """True once a winner is decided (in the one-deal games of RULES.md 9.0, once the deal
+        is over, a draw included)."""
+        if self.rules.settlement == "portland":
+            return self.state.is_terminal()
         return self.state.winner is not None
 
     def apply(self, action: int | str) -> None:
@@ -74,7 +77,7 @@ class Game:
         self.state = State.new_deal(
             self.rules,
             self._rng.getrandbits(64),
-            dealer=1 - self.state.dealer,
+            dealer=(self.state.dealer + 1) % self.rules.nplayers,
             totals=self.state.game_scores,
         )
         return self.state

@@ -21,9 +21,9 @@ class, every physical card that has been in a meld of that class.
 >>> r = Rules.preset("bezique")
 >>> pats = quick_patterns(r, 1)  # hearts are trumps
 >>> qs, jd = parse_card("QS"), parse_card("JD")
->>> r.melds[classify(pats, 1 << qs | 1 << jd)].name
+>>> r.melds[classify(r, pats, 1 << qs | 1 << jd)].name
 'bezique'
->>> meld_problem(r, classify(pats, 1 << qs | 1 << jd), 1 << qs | 1 << jd,
+>>> meld_problem(r, classify(r, pats, 1 << qs | 1 << jd), 1 << qs | 1 << jd,
 ...              hand=1 << qs | 1 << jd, shown=0, used=(0, 0, 0), log=()) is None
 True
 """
@@ -90,13 +90,17 @@ def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
     return res
 
 
-def classify(patterns: tuple[QuickPattern, ...], mask: int) -> int:
-    """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
+def classify(rules: Rules, patterns: tuple[QuickPattern, ...], mask: int) -> int:
+    """The meld kind index whose pattern the physical cards ``mask`` form, or -1; of several
+    kinds (four aces of trumps are also four aces) the one that scores most (RULES.md 9.10)."""
     cards = [p & 31 for p in bits(mask)]
+    best = -1
     for q in patterns:
         if q[0].matches(cards):
-            return q[0].kind
-    return -1
+            k = q[0].kind
+            if best < 0 or rules.melds[k].points > rules.melds[best].points:
+                best = k
+    return best
 
 
 # ---------------------------------------------------------------------- copies and histories

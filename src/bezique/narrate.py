@@ -43,12 +43,18 @@ def _score_text(state: State, names: Sequence[str]) -> str:
 
 def deal_header(state: State, number: int, names: Sequence[str]) -> list[str]:
     """Lines that open a deal: who deals, the turn-up and trumps, the game so far, the hands."""
-    tu = card_of(state.turnup_card)
-    lines = [
-        f"Deal {number}: {names[state.dealer]} deals. Turn-up {card_symbol(tu)}: trumps are "
-        f"{SUIT_SYMBOLS[state.trump]}. Game so far: {names[0]} {state.totals[0]}, "
-        f"{names[1]} {state.totals[1]}.",
-    ]
+    if state.turnup_card < 0:
+        lines = [
+            f"Deal {number}: {names[state.dealer]} deals. No turn-up: the first marriage or "
+            "sequence declared fixes trumps.",
+        ]
+    else:
+        tu = card_of(state.turnup_card)
+        lines = [
+            f"Deal {number}: {names[state.dealer]} deals. Turn-up {card_symbol(tu)}: trumps are "
+            f"{SUIT_SYMBOLS[state.trump]}. Game so far: {names[0]} {state.totals[0]}, "
+            f"{names[1]} {state.totals[1]}.",
+        ]
     width = max(len(n) for n in names)
     for seat in (1 - state.dealer, state.dealer):
         hand = _cards([card_of(p) for p in state.deal_hands[seat]])
@@ -56,7 +62,7 @@ def deal_header(state: State, number: int, names: Sequence[str]) -> list[str]:
     for seat, pts, reason, _ in state.events:
         if reason == "turnup":
             lines.append(
-                f"  The turn-up is the {RANK_NAMES[rank_of(tu)]} of trumps: "
+                f"  The turn-up is the {RANK_NAMES[rank_of(state.turnup_card)]} of trumps: "
                 f"{names[seat]} scores {pts}."
             )
     return lines
@@ -89,6 +95,8 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
             f"  {who} declares {kind} {_cards(cards)}: +{points.get('meld', 0)}"
             f" ({_score_text(after, names)})"
         )
+        if before.trump < 0 <= after.trump:
+            out.append(f"  Trumps are now {SUIT_SYMBOLS[after.trump]}.")
     elif action == act.EXCHANGE:
         tu = before.turnup
         got = card_symbol(tu) if tu is not None else "the turn-up"
@@ -103,8 +111,11 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         )
     elif action == act.PASS and after.end_phase and not before.end_phase:
         tu = before.turnup
-        took = card_symbol(tu) if tu is not None else "the turn-up"
-        out.append(f"  {who} draws the last card; {names[1 - p]} takes the turn-up {took}.")
+        if before.turnup_card < 0:
+            out.append(f"  {who} draws the last but one card; {names[1 - p]} takes the last.")
+        else:
+            took = card_symbol(tu) if tu is not None else "the turn-up"
+            out.append(f"  {who} draws the last card; {names[1 - p]} takes the turn-up {took}.")
         out.append("  The stock is gone: from now on follow suit and win the trick if you can.")
     for seat, pts, reason, detail in new_events:
         if reason == "seven" and act.is_play(action):
@@ -142,13 +153,26 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
         bris = state.brisques
         immediate = state.rules.brisques == "immediate"
         word = _bris_word(state)
-        how = "(scored as taken)" if immediate else "(counted now)"
-        parts.append(
-            f"{word.capitalize()} {how}: {names[0]} {bris[0]}, {names[1]} {bris[1]}."
-        )
+        portland = state.rules.settlement == "portland"
+        how = ("(they count only in the settlement)" if portland
+               else "(scored as taken)" if immediate else "(counted now)")
+        if any(state.rules.card_points):
+            parts.append(
+                f"{word.capitalize()} {how}: {names[0]} {bris[0]}, {names[1]} {bris[1]}."
+            )
         out.append("  " + " ".join(parts))
     else:
         out.append(f"  The game ended at once after trick {state.tricks_played}.")
+    if state.rules.settlement == "portland":
+        res = state.settlement()
+        out.append(f"Deal over: {_score_text(state, names)}.")
+        if res.winner < 0:
+            out.append("The game is drawn: nobody scores.")
+        else:
+            how = (f"{names[1 - res.winner]} is rubiconed" if res.rubicon
+                   else "brisques counted" if res.brisques_counted else "brisques not counted")
+            out.append(f"{names[res.winner]} wins the game ({how}) and scores {res.value}.")
+        return out
     g = state.game_scores
     out.append(
         f"Deal over: {_score_text(state, names)}. Game: {names[0]} {g[0]}, {names[1]} {g[1]}."

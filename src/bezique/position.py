@@ -33,7 +33,7 @@ from .cards import bits, card_of, make_card, mask_of, rank_of
 from .melds import QuickPattern, classify, legal_meld_masks, membership, shown_groups, sort_key
 from .notation import action_to_string, string_to_action
 from .rules import Rules
-from .scoring import zero_sum
+from .scoring import Settlement, settle, zero_sum
 
 LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("lead", "follow", "declare", "over")
@@ -262,6 +262,13 @@ class Position:
         """Brisques (Binocle: card points) in the tricks each seat has won so far."""
         return self._bris
 
+    def settlement(self) -> Settlement:
+        """The settlement of a one-deal game (RULES.md 9.0.7) from the deal's points without
+        brisques and the brisques won: so far, or final once the deal is over."""
+        r = self.rules
+        return settle(self._scores, self._bris, game_bonus=r.game_bonus, rubicon=r.rubicon_at,
+                      rubicon_bonus=r.rubicon_bonus_points, has_brisques=any(r.card_points))
+
     @property
     def last_trick_winner(self) -> int:
         """Winner of the most recent trick, or -1 before the first."""
@@ -403,7 +410,7 @@ class Position:
 
     def classify(self, mask: int) -> int:
         """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
-        return classify(self._patterns, mask)
+        return classify(self.rules, self._patterns, mask)
 
     # ------------------------------------------------------------------ text
 

@@ -41,6 +41,7 @@ from .cards import (
 from .errors import OptionError
 
 CLASS_A, CLASS_B, CLASS_C = 0, 1, 2
+_PAIRED = (DIAMONDS, CLUBS, SPADES, HEARTS)  # the bezique jack's suit for a queen's suit
 CLASS_NAMES = ("A", "B", "C")
 
 
@@ -117,19 +118,62 @@ BINOCLE_MELDS: tuple[MeldKind, ...] = (
     *_fours((200, 160, 120, 80), "eight"),
 )
 
+def _beziques(points: Sequence[int]) -> tuple[MeldKind, ...]:
+    names = ("bezique", "double bezique", "triple bezique", "quadruple bezique",
+             "quintuple bezique")
+    return tuple(MeldKind(names[i], CLASS_B, p, "beziques", count=i + 1)
+                 for i, p in enumerate(points))
+
+
+def _trump_sets(count: int, points: tuple[int, int, int, int, int]) -> tuple[MeldKind, ...]:
+    word = {4: "four", 5: "five"}[count]
+    return tuple(
+        MeldKind(f"{word} trump {RANK_NAMES[r]}s", CLASS_C, p, "trumps", r, count)
+        for r, p in zip((ACE, TEN, KING, QUEEN, JACK), points, strict=True)
+    )
+
+
+# RULES.md 9.1-9.3: marriages and sequences in every suit, beziques up to the pack's copies.
+RUBICON_MELDS: tuple[MeldKind, ...] = (
+    MeldKind("common marriage", CLASS_A, 20, "marriage"),
+    MeldKind("royal marriage", CLASS_A, 40, "royal"),
+    MeldKind("plain sequence", CLASS_A, 150, "plain_sequence"),
+    MeldKind("sequence", CLASS_A, 250, "sequence"),
+    *_beziques((40, 500, 1500, 4500)),
+    *_fours((100, 80, 60, 40), "four"),
+)
+SIXPACK_MELDS: tuple[MeldKind, ...] = (
+    *RUBICON_MELDS,
+    *_trump_sets(4, (1000, 900, 800, 600, 400)),
+)
+EIGHTPACK_MELDS: tuple[MeldKind, ...] = (
+    *RUBICON_MELDS,
+    MeldKind("quintuple bezique", CLASS_B, 9000, "beziques", count=5),
+    *_trump_sets(4, (1000, 900, 800, 600, 400)),
+    *_trump_sets(5, (2000, 1800, 1600, 1200, 800)),
+)
+FOUR_TENS = MeldKind("four tens", CLASS_C, 90, "four", TEN)
+
 # Option name -> (allowed values or type, default).  Order is the order of RULES.md 6.
 _CHOICES: dict[str, tuple[str, ...]] = {
     "fresh_card": ("class", "every"),
     "cross_class": ("free", "increase"),
-    "bezique_pair": ("standard", "swap"),
+    "bezique_pair": ("standard", "swap", "trump"),
+    "reuse": ("portland", "loose", "classic"),
     "seven": ("declared", "played"),
     "brisques": ("end", "immediate"),
     "last_trick": ("final", "stock"),
     "end_check": ("deal", "immediate"),
 }
 _INTS = ("target", "melds_per_trick")
-_BOOLS = ("reform", "fours_distinct_suits", "seven_counts_as_meld")
-OPTION_NAMES: tuple[str, ...] = (
+_BOOLS = ("reform", "fours_distinct_suits", "seven_counts_as_meld", "carte_blanche_repeat",
+          "bezique_fixes_trumps")
+_NUMBER_CHOICES: dict[str, tuple[int, ...]] = {
+    "rubicon_brisque_bonus": (300, 320),
+    "rubicon_bonus": (1000, 2000),
+    "four_tens": (0, 90),
+}
+CLASSIC_OPTIONS: tuple[str, ...] = (
     "target",
     "melds_per_trick",
     "fresh_card",
@@ -143,6 +187,20 @@ OPTION_NAMES: tuple[str, ...] = (
     "last_trick",
     "end_check",
 )
+# The multi-pack games of RULES.md 9.0-9.3 (each deal is a game: no target, no seven).
+MULTIPACK_OPTIONS: tuple[str, ...] = (
+    "melds_per_trick",
+    "fresh_card",
+    "cross_class",
+    "reform",
+    "bezique_pair",
+    "reuse",
+    "carte_blanche_repeat",
+    "bezique_fixes_trumps",
+    "four_tens",
+)
+OPTION_NAMES: tuple[str, ...] = (*CLASSIC_OPTIONS, *MULTIPACK_OPTIONS[5:],
+                                 "rubicon_brisque_bonus", "rubicon_bonus")
 
 
 def _check_option(name: str, value: Any) -> Any:
@@ -166,6 +224,18 @@ def _check_option(name: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise OptionError(f"option {name!r} must be true or false, not {value!r}")
         return value
+    if name in _NUMBER_CHOICES:
+        allowed_n = _NUMBER_CHOICES[name]
+        if name == "four_tens" and isinstance(value, str) and value.strip().lower() == "off":
+            value = 0
+        try:
+            number = int(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number not in allowed_n:
+            shown = ", ".join("off" if n == 0 else str(n) for n in allowed_n)
+            raise OptionError(f"option {name!r} must be one of {shown}, not {value!r:.40}")
+        return number
     if name in _CHOICES:
         allowed = _CHOICES[name]
         if not isinstance(value, str) or value.strip().lower() not in allowed:
@@ -195,6 +265,9 @@ class Rules:
     nplayers: int = 2
     turnup: bool = True  # a card is turned up for trumps (False: trumps fixed by a first meld)
     settlement: str = "totals"  # "totals": deals add up to the target; "portland": RULES 9.0.7
+    carte_points: int = 0  # carte blanche (RULES.md 9.0.4); 0: the variant has none
+    game_bonus: int = 0  # G of RULES.md 9.0.7
+    rubicon_at: int = 0  # R of RULES.md 9.0.7
     # options
     target: int = 1000
     melds_per_trick: int = 1
@@ -208,6 +281,12 @@ class Rules:
     brisques: str = "end"
     last_trick: str = "final"
     end_check: str = "deal"
+    reuse: str = "classic"
+    carte_blanche_repeat: bool = True
+    bezique_fixes_trumps: bool = False
+    four_tens: int = 0
+    rubicon_brisque_bonus: int = 300
+    rubicon_bonus: int = 1000
     _defaults: tuple[tuple[str, Any], ...] = field(default=(), repr=False, compare=False)
 
     def __hash__(self) -> int:
@@ -235,19 +314,40 @@ class Rules:
         """The preset ``variant`` with the options of a mapping (as in a game record)."""
         return Rules.preset(variant, **dict(options or {}))
 
+    def option_names(self) -> tuple[str, ...]:
+        """The options this variant takes (a preset's defaults name them)."""
+        return tuple(n for n, _ in self._defaults) if self._defaults else CLASSIC_OPTIONS
+
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed; unknown options and bad values are refused."""
+        names = self.option_names()
+        for name in options:
+            if name not in names and name in OPTION_NAMES:
+                raise OptionError(
+                    f"option {name!r} does not apply to {self.variant} (its options: "
+                    f"{', '.join(names)})"
+                )
         clean = {name: _check_option(name, value) for name, value in options.items()}
+        if clean.get("four_tens") and FOUR_TENS not in self.melds:
+            clean["melds"] = (*self.melds, FOUR_TENS)
+        elif "four_tens" in clean and not clean["four_tens"]:
+            clean["melds"] = tuple(k for k in self.melds if k != FOUR_TENS)
         return dataclasses.replace(self, **clean) if clean else self
 
     def options(self) -> dict[str, Any]:
         """The options that differ from the preset's defaults (what a record stores)."""
         base = dict(self._defaults)
-        return {n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != base.get(n)}
+        return {n: getattr(self, n) for n in self.option_names() if getattr(self, n) != base.get(n)}
 
     def all_options(self) -> dict[str, Any]:
-        """Every option with its value."""
-        return {n: getattr(self, n) for n in OPTION_NAMES}
+        """Every option of this variant with its value."""
+        return {n: getattr(self, n) for n in self.option_names()}
+
+    @property
+    def rubicon_bonus_points(self) -> int:
+        """H of RULES.md 9.0.7: Rubicon 1000 + ``rubicon_brisque_bonus``, Six- and Eight-pack
+        ``rubicon_bonus``."""
+        return 1000 + self.rubicon_brisque_bonus if any(self.card_points) else self.rubicon_bonus
 
     @cached_property
     def deck_size(self) -> int:
@@ -280,9 +380,13 @@ class Rules:
         )
 
     def bezique_cards(self, trump: int) -> tuple[int, int]:
-        """The queen and the jack of the bezique (binocle) under this trump suit."""
+        """The queen and the jack of the bezique (binocle) under this trump suit: Q♠ J♦; with
+        ``swap``, Q♣ J♥ when ♠ or ♦ are trumps; with ``trump`` (RULES.md 9.2), the queen of
+        trumps and the jack of its paired suit (♠-♦, ♥-♣)."""
         if self.bezique_pair == "swap" and trump in (SPADES, DIAMONDS):
             return make_card(QUEEN, CLUBS), make_card(JACK, HEARTS)
+        if self.bezique_pair == "trump" and trump >= 0:
+            return make_card(QUEEN, trump), make_card(JACK, _PAIRED[trump])
         return make_card(QUEEN, SPADES), make_card(JACK, DIAMONDS)
 
     def patterns(self, trump: int) -> tuple[Pattern, ...]:
@@ -295,11 +399,15 @@ class Rules:
 
     def classify(self, cards: Sequence[int], trump: int) -> MeldKind | None:
         """The meld these cards (ints 0..31) form under ``trump``, or None: a meld is named by
-        its cards alone."""
+        its cards alone, and a set that forms several kinds is the highest (four aces of trumps
+        are never "any four aces")."""
+        best: MeldKind | None = None
         for pat in _patterns(self, trump):
             if pat.matches(cards):
-                return self.melds[pat.kind]
-        return None
+                k = self.melds[pat.kind]
+                if best is None or k.points > best.points:
+                    best = k
+        return best
 
 
 @functools.lru_cache(maxsize=64)
@@ -311,7 +419,7 @@ def _patterns(rules: Rules, trump: int) -> tuple[Pattern, ...]:
                 shape = rules.melds[pat.kind].shape
                 if shape in ("royal", "sequence", "four", "eight") or (
                     shape in ("pair", "double_pair", "beziques", "grand")
-                    and rules.bezique_pair == "standard"
+                    and (rules.bezique_pair != "trump" or rules.bezique_fixes_trumps)
                 ):
                     seen.setdefault(pat)
         return tuple(seen)
@@ -352,9 +460,9 @@ def _patterns(rules: Rules, trump: int) -> tuple[Pattern, ...]:
     return tuple(out)
 
 
-def _make_preset(**kw: Any) -> Rules:
+def _make_preset(options: tuple[str, ...] = CLASSIC_OPTIONS, **kw: Any) -> Rules:
     r = Rules(**kw)
-    defaults = tuple((n, getattr(r, n)) for n in OPTION_NAMES)
+    defaults = tuple((n, getattr(r, n)) for n in options)
     return dataclasses.replace(r, _defaults=defaults)
 
 
@@ -380,7 +488,59 @@ BINOCLE = _make_preset(
     fours_distinct_suits=True,
 )
 
-PRESETS: dict[str, Rules] = {"bezique": BEZIQUE, "binocle": BINOCLE}
+_MULTIPACK: dict[str, Any] = dict(
+    ranks=(ACE, TEN, KING, QUEEN, JACK, NINE, 6, SEVEN),
+    hand_size=9,
+    seven_rank=SEVEN,
+    seven_points=0,
+    turnup=False,
+    settlement="portland",
+    reuse="portland",
+    target=1,
+)
+
+RUBICON = _make_preset(
+    (*MULTIPACK_OPTIONS, "rubicon_brisque_bonus"),
+    variant="rubicon",
+    copies=4,
+    melds=RUBICON_MELDS,
+    card_points=(10, 10, 0, 0, 0, 0, 0, 0),
+    last_trick_points=50,
+    carte_points=50,
+    game_bonus=500,
+    rubicon_at=1000,
+    **_MULTIPACK,
+)
+
+SIXPACK = _make_preset(
+    (*MULTIPACK_OPTIONS, "rubicon_bonus"),
+    variant="sixpack",
+    copies=6,
+    melds=SIXPACK_MELDS,
+    card_points=(0,) * 8,
+    last_trick_points=250,
+    carte_points=250,
+    game_bonus=1000,
+    rubicon_at=3000,
+    bezique_pair="trump",
+    **{**_MULTIPACK, "hand_size": 12},
+)
+
+EIGHTPACK = _make_preset(
+    (*(n for n in MULTIPACK_OPTIONS if n != "carte_blanche_repeat"), "rubicon_bonus"),
+    variant="eightpack",
+    copies=8,
+    melds=EIGHTPACK_MELDS,
+    card_points=(0,) * 8,
+    last_trick_points=250,
+    game_bonus=1000,
+    rubicon_at=5000,
+    bezique_pair="trump",
+    **{**_MULTIPACK, "hand_size": 15},
+)
+
+PRESETS: dict[str, Rules] = {"bezique": BEZIQUE, "binocle": BINOCLE, "rubicon": RUBICON,
+                             "sixpack": SIXPACK, "eightpack": EIGHTPACK}
 
 __all__ = [
     "BEZIQUE",

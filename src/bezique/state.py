@@ -621,6 +621,10 @@ class State(Position):
             self._score(win, rules.last_trick_points, "last trick", "final")
             if self.phase_id == OVER:
                 return
+        if rules.settlement == "portland":  # each deal is a game: settle it (RULES.md 9.0.7)
+            self.phase_id = OVER
+            self._winner = self.settlement().winner
+            return
         n = len(self._scores)
         order = [(self.dealer + 1 + i) % n for i in range(n)]  # from the dealer's left
         immediate = rules.brisques == "immediate"
