@@ -174,13 +174,15 @@ def multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]
 
 
 def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
-                     used: tuple[int, ...], log: Log, known: int) -> list[int]:
+                     used: tuple[int, ...], log: Log, known: int, restored: int = 0) -> list[int]:
     """Every legal meld (physical mask) of a seat holding ``hand`` concealed and ``shown`` on
     the table, with earlier melds ``log`` and class masks ``used``; ``known`` is every concealed
-    card some other seat knows of (those copies are used first)."""
+    card some other seat knows of (those copies are used first); ``restored`` marks the broken
+    melds of ``log`` already restored (``reuse = portland``)."""
     copies = rules.copies
     held_phys = hand | shown
-    every = rules.fresh_card == "every"
+    classic = rules.reuse == "classic"
+    every = rules.fresh_card == "every" and classic
     two = copies == 2
     if two:
         held = (held_phys | held_phys >> 32) & CARD_MASK32
@@ -197,7 +199,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
     for pat, cls, pm, _, _, _, _ in cands:
         # rule 4 (a card new to the class), fresh card
         avail = held_phys & pm
-        if not avail & ~used[cls] or (every and not avail & hand):
+        if (classic and not avail & ~used[cls]) or (every and not avail & hand):
             continue
         if pat.n:
             cards = [make_card(pat.rank, s) for s in range(4)]
@@ -238,7 +240,10 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             if not ok:
                 continue
         for m in masks:
-            if meld_problem(rules, pat.kind, m, hand, shown, used, log, explain=False) is None:
+            if classic:
+                if meld_problem(rules, pat.kind, m, hand, shown, used, log, explain=False) is None:
+                    found.append(m)
+            elif reuse_problem(rules, pat.kind, m, hand, shown, log, restored, False)[0] is None:
                 found.append(m)
     return found
 
@@ -290,6 +295,57 @@ def meld_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int,
     if rules.fresh_card == "every" and not mask & hand:
         return "each meld needs at least one card from your hand, not only cards on the table"
     return None
+
+
+def reuse_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int, log: Log,
+                  restored: int, explain: bool = True) -> tuple[str | None, int]:
+    """The multi-pack judge of RULES.md 9.0.5 (``reuse = portland`` or ``loose``), which takes
+    the place of rules 3-4 of 3.3: (why the meld breaks it or None, the index in ``log`` of the
+    broken meld it restores or -1).
+
+    R1 no downgrade: no card may have been in an earlier meld of the class scoring more.  R2 no
+    repeat: not the same cards as an earlier meld of the kind.  R3 (``portland`` only): sharing
+    a card with an earlier meld of the kind, it must restore the earliest broken one of them,
+    not restored before, whose unplayed cards are all in it (``restored`` marks those done).
+    """
+    k = rules.melds[kind]
+    sharing: list[int] = []
+    for i, (mk, mm) in enumerate(log):
+        if not mm & mask:
+            continue
+        m = rules.melds[mk]
+        if m.cls == k.cls and m.points > k.points:
+            if not explain:
+                return ILLEGAL, -1
+            return (f"{cards_sym(mm & mask)} has been in your {m.name} ({m.points}): a meld of "
+                    f"its class may not score less ({k.name}, {k.points})"), -1
+        if mk == kind:
+            if mm == mask:
+                return (ILLEGAL if not explain else f"you have already scored that {m.name}"), -1
+            sharing.append(i)
+        elif m.cls != k.cls and rules.cross_class == "increase" and k.points <= m.points:
+            if not explain:
+                return ILLEGAL, -1
+            return (f"with cross_class = increase a {k.name} ({k.points}) must score more than "
+                    f"your {m.name} ({m.points}), which shares {cards_sym(mm & mask)}"), -1
+    restore = -1
+    if sharing and rules.reuse == "portland":
+        held = hand | shown
+        for i in sharing:
+            mm = log[i][1]
+            if mm & held != mm and not restored >> i & 1 and not mm & held & ~mask:
+                restore = i
+                break
+        if restore < 0:
+            if not explain:
+                return ILLEGAL, -1
+            return (f"that {k.name} shares {cards_sym(mask & log[sharing[0]][1])} with your "
+                    f"earlier {k.name}; it may only restore a broken one, not restored before, "
+                    "whose unplayed cards are all in it"), -1
+    if rules.fresh_card == "every" and not mask & hand:
+        return ("each meld needs at least one card from your hand, not only cards on the "
+                "table"), -1
+    return None, restore
 
 
 def _subset_problem(held: int, old: int, new: int, old_name: str, new_name: str) -> str:

@@ -39,7 +39,11 @@ LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("lead", "follow", "declare", "over")
 
 # Score event reasons.
-REASONS = ("meld", "seven", "turnup", "last trick", "brisques")
+REASONS = ("meld", "seven", "turnup", "last trick", "brisques", "carte")
+
+# Carte blanche per seat (RULES.md 9.0.4): not declared yet, no more, declared; a card >= 0
+# is a drawn non-court card the seat may still show for a repeat.
+CARTE_NOT_YET, CARTE_OFF, CARTE_ON = -1, -2, -3
 
 Event = tuple[int, int, str, str]  # (seat, points, reason, detail)
 Meld = tuple[int, int]  # (meld kind index, physical mask)
@@ -56,6 +60,7 @@ class Position:
 
     __slots__ = (
         "_bris",
+        "_carte",
         "_dmelds",
         "_dseven",
         "_events",
@@ -64,6 +69,7 @@ class Position:
         "_patterns",
         "_played7",
         "_prev",
+        "_restored",
         "_scores",
         "_seven7",
         "_trick",
@@ -120,6 +126,8 @@ class Position:
     _last: int
     _events: tuple[Event, ...]
     _nstock: int
+    _carte: tuple[int, ...]  # per seat, where the variant has carte blanche (else empty)
+    _restored: tuple[int, ...]  # per seat: the broken melds of its log restored (RULES 9.0.5)
     _seven7: int  # the seven of trumps (card 0..31) while it counts, else -1
     _played7: int  # the same when it scores as it is played (seven = played), else -1
     _trick: tuple[int, ...]
@@ -155,6 +163,8 @@ class Position:
             self.trump,
             self._patterns,
             self._trick,
+            self._restored,
+            self._carte,
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
@@ -184,6 +194,8 @@ class Position:
             self.trump,
             self._patterns,
             self._trick,
+            self._restored,
+            self._carte,
         ) = snap
 
     def key(self) -> tuple[Any, ...]:
@@ -396,7 +408,7 @@ class Position:
         """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`)."""
         return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
                                 self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
-                                self._known_any())
+                                self._known_any(), self._restored[seat])
 
     def _known_any(self) -> int:
         """Every concealed card some seat knows another seat holds."""

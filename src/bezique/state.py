@@ -23,6 +23,9 @@ from typing import Any
 from . import actions as act
 from .cards import (
     CARD_MASK32,
+    JACK,
+    KING,
+    QUEEN,
     bits,
     card_name,
     card_symbol,
@@ -40,9 +43,13 @@ from .melds import (
     known_concealed,
     meld_problem,
     quick_patterns,
+    reuse_problem,
     shown_groups,
 )
 from .position import (
+    CARTE_NOT_YET,
+    CARTE_OFF,
+    CARTE_ON,
     DECLARE,
     FOLLOW,
     LEAD,
@@ -56,6 +63,9 @@ from .position import (
 from .rules import Rules
 from .scoring import game_winner
 from .tricks import beats, follow_mask, follow_problem
+
+_PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
+_COURT = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
 
 __all__ = ["DECLARE", "FOLLOW", "LEAD", "OVER", "PHASE_NAMES", "REASONS", "Event", "State"]
 
@@ -148,6 +158,8 @@ class State(Position):
         s.known_masks = zeros
         s.lead_card = -1
         s._trick = ()
+        s._restored = zeros
+        s._carte = (CARTE_NOT_YET,) * n if rules.carte_points else ()
         s.turn = (dealer + 1) % n
         s.phase_id = LEAD
         s._dmelds = 0
@@ -199,6 +211,8 @@ class State(Position):
         s._seven7 = self._seven7
         s._played7 = self._played7
         s._trick = self._trick
+        s._restored = self._restored
+        s._carte = self._carte
         return s
 
     def undo_action(self) -> None:
@@ -233,7 +247,40 @@ class State(Position):
         out = self._play_reps(hand, seat)
         if self.shown_masks[seat]:
             out.extend(self._shown_reps(seat, self.shown_masks[seat]))
+        if self._carte and self._carte_problem(seat) is None:
+            out.append(act.CARTE)
         return out
+
+    def _carte_problem(self, seat: int) -> str | None:
+        """Why ``seat`` may not declare carte blanche now (RULES.md 9.0.4, 9.10), or None."""
+        if not self._carte:
+            return f"there is no carte blanche in {self.rules.variant}"
+        state = self._carte[seat]
+        if self.phase_id == DECLARE or self.stock_pos >= self._nstock:
+            return "carte blanche is declared before you play a card, while the stock lasts"
+        if state == CARTE_NOT_YET:
+            hand = fold_copies(self.hand_masks[seat], self.copies)
+            if any(hand >> (s * 8) & _COURT for s in range(4)):
+                return "carte blanche needs a hand with no king, queen or jack"
+            return None
+        if state >= 0:
+            return None
+        if state == CARTE_ON:
+            return "you may repeat carte blanche only after drawing a card that is no court card"
+        return "carte blanche is declared before your first card"
+
+    def _declare_carte(self, seat: int) -> None:
+        problem = self._carte_problem(seat)
+        if problem:
+            raise IllegalActionError(problem)
+        snap = self._snapshot(act.CARTE)
+        state = self._carte[seat]
+        shown = self.hand_masks[seat] if state == CARTE_NOT_YET else 1 << state
+        self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] | shown)
+        again = CARTE_ON if self.rules.carte_blanche_repeat else CARTE_OFF
+        self._carte = _set(self._carte, seat, again)
+        self._score(seat, self.rules.carte_points, "carte", "repeat" if state >= 0 else "hand")
+        self._prev = snap
 
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
@@ -323,6 +370,8 @@ class State(Position):
             self._prev = snap
         elif action in (act.EXCHANGE, act.SEVEN):
             self._seven_action(seat, action)
+        elif action == act.CARTE and self._carte:
+            self._declare_carte(seat)
         elif action in (act.CARTE, act.OFFER):
             what = "carte blanche" if action == act.CARTE else "offering the declaring turn"
             raise IllegalActionError(
@@ -366,6 +415,10 @@ class State(Position):
                 self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~bit)
         else:
             self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] & ~bit)
+        if self._carte and self._carte[seat] != CARTE_OFF and self._carte[seat] != CARTE_ON:
+            # a carte blanche not declared before the first card, or a repeat not made, is lost
+            self._carte = _set(self._carte, seat,
+                               CARTE_OFF if self._carte[seat] == CARTE_NOT_YET else CARTE_ON)
         if p & 31 == self._played7 and self.turnup_phys >= 0 and not self.scored_sevens >> p & 1:
             self.scored_sevens |= bit
             self._score(seat, self.rules.seven_points, "seven", card_name(p))
@@ -490,6 +543,8 @@ class State(Position):
                 self.hand_masks = (hm[0] | 1 << stock[pos + 1], hm[1] | 1 << stock[pos])
             self.stock_pos = pos + 2
             self.phase_id = LEAD
+            if self._carte:
+                self._carte_draws(seat, pos)
             return
         h = list(hm)
         tu = self.turnup_phys
@@ -510,6 +565,20 @@ class State(Position):
             self.shown_masks = (0,) * n
         self.hand_masks = tuple(h)
         self.phase_id = LEAD
+        if self._carte:
+            self._carte_draws(seat, pos - take)
+
+    def _carte_draws(self, seat: int, pos: int) -> None:
+        """After a draw from ``pos``: a seat that declared carte blanche may repeat it with a
+        drawn card that is no court card; a court card ends the right for good."""
+        n = len(self.hand_masks)
+        carte = list(self._carte)
+        for i in range(n):
+            who = (seat + i) % n
+            if carte[who] == CARTE_ON and pos + i < self._nstock:
+                q = self.stock[pos + i]
+                carte[who] = CARTE_OFF if _COURT >> (q & 7) & 1 else q
+        self._carte = tuple(carte)
 
     def _seven_action(self, seat: int, action: int) -> None:
         rules = self.rules
@@ -577,8 +646,15 @@ class State(Position):
         kind = self.classify(mask)
         if kind < 0:
             raise IllegalActionError(f"{cards_sym(mask)} is not a meld")
-        problem = meld_problem(rules, kind, mask, self.hand_masks[seat], self.shown_masks[seat],
-                               self.used_masks[seat], self.meld_log[seat])
+        restore = -1
+        if rules.reuse == "classic":
+            problem = meld_problem(rules, kind, mask, self.hand_masks[seat],
+                                   self.shown_masks[seat], self.used_masks[seat],
+                                   self.meld_log[seat])
+        else:
+            problem, restore = reuse_problem(rules, kind, mask, self.hand_masks[seat],
+                                             self.shown_masks[seat], self.meld_log[seat],
+                                             self._restored[seat])
         if problem:
             raise IllegalActionError(problem)
         if mask != asked or mask not in self.legal_meld_masks(seat):
@@ -594,8 +670,13 @@ class State(Position):
         self.hand_masks = _set(self.hand_masks, seat, self.hand_masks[seat] & ~mask)
         self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] | mask)
         self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~mask)
-        if self.trump < 0 and k.shape in ("royal", "sequence"):  # the first marriage fixes trumps
-            self.trump = suit_of(mask.bit_length() - 1)
+        if restore >= 0:
+            self._restored = _set(self._restored, seat, self._restored[seat] | 1 << restore)
+        if self.trump < 0 and (k.shape in ("royal", "sequence")
+                               or (k.shape in _PAIRS and rules.bezique_pair == "trump")):
+            # the first marriage or sequence fixes trumps (a bezique too, where it follows them)
+            queen = next(q for q in bits(mask) if rank_of(q) == QUEEN)
+            self.trump = suit_of(queen)
             self._patterns = quick_patterns(rules, self.trump)
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)
