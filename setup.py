@@ -56,6 +56,10 @@ OPT_LEVEL = "2"
 # A placeholder that tells setuptools (and the wheel's tag) that there are extensions; the real
 # ones replace it when build_ext runs.
 PLACEHOLDER = Extension("bezique._mypyc_placeholder", sources=[])
+# The setup.py commands that build (pip's PEP 517 hooks run setup.py with one of them).
+BUILDS = frozenset({"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop",
+                    "bdist_egg"})
+EDITABLE = frozenset({"editable_wheel", "develop"})  # they put the extensions in src/
 
 
 def pure_requested() -> bool:
@@ -126,18 +130,22 @@ class BuildExt(build_ext):
         self.fell_back = False
 
     def finalize_options(self) -> None:
-        if any(ext is PLACEHOLDER for ext in self.distribution.ext_modules or []):
+        dist = self.distribution
+        commands = set(dist.commands)
+        # egg_info and dist_info finalize build_ext too (for its source files): mypyc runs only
+        # when something is being built.
+        if any(ext is PLACEHOLDER for ext in dist.ext_modules or []) and BUILDS & commands:
             exts = mypyc_extensions()
-            self.distribution.ext_modules = exts
+            dist.ext_modules = exts
             self.fell_back = not exts
+            if self.fell_back and (self.inplace or EDITABLE & commands):
+                remove_compiled_files_in_tree()
         super().finalize_options()
         if self.parallel is None:  # the shims and the shared library build side by side
             self.parallel = max(1, min(os.cpu_count() or 1, 4))
 
     def run(self) -> None:
         if self.fell_back:
-            if self.inplace or getattr(self, "editable_mode", False):
-                remove_compiled_files_in_tree()
             return
         try:
             super().run()
