@@ -152,13 +152,16 @@ class BuildExt(build_ext):
         except (Exception, SystemExit):
             traceback.print_exc()
             warn("compiling the engine failed: installing bezique as pure Python.")
+            for ext in self.extensions:  # what was built must not reach the wheel
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             self.extensions = []
             self.distribution.ext_modules = []
             if self.inplace or getattr(self, "editable_mode", False):
                 remove_compiled_files_in_tree()
-
-    def get_outputs(self) -> list[str]:
-        return super().get_outputs() if self.extensions else []
+            return
+        if self.inplace:  # newer than their sources, even when up to date and not rebuilt:
+            for f in compiled_files_in_tree():  # bezique/_purepy.py checks that in src/
+                os.utime(f)
 
 
 def main() -> None:
