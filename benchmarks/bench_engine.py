@@ -109,7 +109,8 @@ def measure(seconds: float, variant: str) -> dict[str, Any]:
 
     res: dict[str, Any] = {"variant": variant, "python": platform.python_version(),
                            "machine": platform.machine(),
-                           "compiled": not bezique.state.__file__.endswith(".py")}
+                           "compiled": getattr(bezique, "COMPILED",
+                                               not bezique.state.__file__.endswith(".py"))}
     seeds = iter(range(10**9))
     res["random_deals_per_s"] = round(_timed(lambda: (random_deal(rules, next(seeds)), 1)[1],
                                              seconds), 1)

@@ -1,6 +1,8 @@
 """Prototype: the engine core compiled with mypyc, measured against pure Python on one core.
 
-Copies ``src/bezique`` to a temporary folder, compiles ``state.py``, ``cards.py`` and
+(``pip install .`` now compiles the hot modules itself, see setup.py; ``bench_engine.py`` with
+and without ``BEZIQUE_PURE=1`` compares the two builds of one install.)  Copies ``src/bezique``
+to a temporary folder, compiles ``state.py``, ``cards.py`` and
 ``actions.py`` with mypyc (it ships with mypy, which the test extras install; needs a C
 compiler), runs the project's tests on the compiled copy (optional) and ``bench_engine.py`` on
 both, and prints the two result objects side by side.
@@ -23,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE = ("bezique/state.py", "bezique/cards.py", "bezique/actions.py")
 
 
-def bench(pythonpath: Path, seconds: float) -> dict[str, object]:
+def bench(pythonpath: Path, seconds: float, pure: bool = False) -> dict[str, object]:
     """Run bench_engine.py with ``pythonpath`` first on the path; its JSON result."""
-    env = dict(os.environ, PYTHONPATH=str(pythonpath))
+    env = dict(os.environ, PYTHONPATH=str(pythonpath), BEZIQUE_PURE="1" if pure else "")
     out = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench_engine.py"), "--json",
          "--seconds", str(seconds)],
@@ -43,7 +45,8 @@ def main() -> int:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         build = Path(tmp)
-        shutil.copytree(ROOT / "src" / "bezique", build / "bezique")
+        shutil.copytree(ROOT / "src" / "bezique", build / "bezique",
+                        ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
         subprocess.run([sys.executable, "-m", "mypyc", *CORE], cwd=build, check=True,
                        capture_output=True)
         if args.tests:
@@ -55,7 +58,7 @@ def main() -> int:
                 env=env, cwd=build, check=True,
             )
         compiled = bench(build, args.seconds)
-    pure = bench(ROOT / "src", args.seconds)
+    pure = bench(ROOT / "src", args.seconds, pure=True)
     keys = [k for k in pure if isinstance(pure[k], (int, float))]
     width = max(len(k) for k in keys)
     print(f"{'measure':<{width}}  {'pure':>12}  {'mypyc':>12}  ratio")

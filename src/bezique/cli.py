@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from . import COMPILED
 from .errors import BeziqueError
 from .game import Game
 from .narrate import deal_header, narrate, step_lines
@@ -37,7 +38,8 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="bezique")
+@click.version_option(package_name="bezique", message="bezique %(version)s ("
+                      + ("compiled with mypyc" if COMPILED else "pure Python") + ")")
 def main() -> None:
     """Bezique and Binocle: play, replay and study the game."""
 

@@ -21,7 +21,7 @@ def register(group: click.Group) -> None:
               help="Points to win the game (default 1000).")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle and the computer.")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="Another rule option (see RULES.md 6), e.g. -o last_trick=stock.")
+              help="Another rule option (see docs/RULES.md 6), e.g. -o last_trick=stock.")
 @click.option("--resume", is_flag=True, help="Go on with the saved game.")
 @click.option("--where", is_flag=True, help="Print where the game is saved, and exit.")
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,

@@ -303,7 +303,9 @@ class _Plan:
         undrawn_cards = [rest.pop() for _ in undrawn]
         my_hand = list(self.my_initial.elements())
         rng.shuffle(my_hand)
-        return _Deal(self, my_hand, turnup, stock, slots, recv, deadline, undrawn, undrawn_cards)
+        # places: the opponent's slots, then the undrawn stock
+        return _Deal(self, my_hand, turnup, stock, undrawn, slots + undrawn_cards,
+                     recv + [_STOCK] * len(undrawn), deadline + [_FREE] * len(undrawn), len(slots))
 
 
 _FREE = 1 << 30  # the deadline of a card the opponent never used in public
@@ -319,26 +321,22 @@ class _Deal:
     deal consistent with everything the seat saw except, perhaps, the opponent's choices."""
 
     def __init__(self, plan: _Plan, my_hand: list[int], turnup: int, stock: list[int],
-                 slots: list[int], recv: list[int], deadline: list[int], undrawn: list[int],
-                 undrawn_cards: list[int]) -> None:
+                 undrawn: list[int], cards: list[int], recv: list[int], deadline: list[int],
+                 nslots: int) -> None:
         self.plan = plan
         self.my_hand = my_hand
         self.turnup = turnup
         self.stock = stock
         self.undrawn = undrawn
-        n = len(slots)
-        # places: the opponent's slots, then the undrawn stock
-        self.cards = slots + undrawn_cards
-        self.recv = recv + [_STOCK] * len(undrawn)
-        self.deadline = deadline + [_FREE] * len(undrawn)
-        self.nslots = n
+        self.cards = cards
+        self.recv = recv
+        self.deadline = deadline
+        self.nslots = nslots
 
     def copy(self) -> _Deal:
-        d = object.__new__(_Deal)
-        d.__dict__.update(self.__dict__)
-        d.cards = list(self.cards)
-        d.deadline = list(self.deadline)
-        return d
+        # (by __init__, not __dict__: compiled with mypyc, the class has no __dict__)
+        return _Deal(self.plan, self.my_hand, self.turnup, self.stock, self.undrawn,
+                     list(self.cards), self.recv, list(self.deadline), self.nslots)
 
     def swap(self, a: int, b: int) -> bool:
         """Exchange the cards of places ``a`` and ``b`` if both arrive in time."""

@@ -354,7 +354,8 @@ _CONTENDERS = 2  # actions besides the heuristic's that a close call keeps sampl
 def _gain(values: dict[str, list[float]], pick: str, rival: str) -> tuple[float, float]:
     """(mean gain of ``rival`` over ``pick``, its standard error) over their shared worlds."""
     a, b = values[rival], values[pick]
-    return (sum(a) - sum(b)) / len(a), _stderr(a, b)
+    # (sum(a, 0.0): mypyc miscompiles sum(a) - sum(b) of float lists as an int subtraction)
+    return (sum(a, 0.0) - sum(b, 0.0)) / len(a), _stderr(a, b)
 
 
 def _means(values: dict[str, list[float]]) -> dict[str, float]:
