@@ -1,22 +1,66 @@
 """What one seat may see: its own hand and draws, and everything public; never hidden cards.
 
 An :class:`Observation` holds cards as ints 0..31 (never physical copy numbers, which could tell
-where the other copy lies).  It is built from a :class:`~bezique.state.State` by
-:func:`observe`, and is all an agent is given.
+where the other copy lies).  It is built from a state by :func:`observe`, and is all an agent is
+given.  This module does not import :mod:`bezique.state`: :class:`ObservedState` names what
+:func:`observe` reads of a state, and :meth:`State.observation <bezique.state.State.observation>`
+calls :func:`observe` (the dependency goes ``state -> observation``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from . import actions as act
 from .cards import bits, card_name, card_of, rank_of, suit_of
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .state import State
+
+class ObservedState(Protocol):
+    """What :func:`observe` reads of a state (:class:`bezique.state.State` has all of it)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def trump(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+    @property
+    def stock(self) -> tuple[int, ...]: ...
+    @property
+    def turnup_card(self) -> int: ...
+    @property
+    def hand_masks(self) -> tuple[int, ...]: ...
+    @property
+    def shown_masks(self) -> tuple[int, ...]: ...
+    @property
+    def known_masks(self) -> tuple[int, ...]: ...
+    @property
+    def trick_count(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turnup(self) -> int | None: ...
+    @property
+    def end_phase(self) -> bool: ...
+    @property
+    def stock_left(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, int]: ...
+    @property
+    def brisques(self) -> tuple[int, int]: ...
+    @property
+    def winner(self) -> int | None: ...
+    def current_player(self) -> int: ...
+    def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]: ...
+    def snapshots(self) -> list[tuple[Any, ...]]: ...
+    def history_strings(self) -> list[tuple[int, str]]: ...
+    def trick_cards(self) -> list[int]: ...
+    def legal_action_strings(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -41,7 +85,43 @@ class TrickView:
 
 @dataclass(frozen=True)
 class Observation:
-    """A seat's view of a deal.  Equal for any arrangement of the cards that seat cannot see."""
+    """A seat's view of a deal.  Equal for any arrangement of the cards that seat cannot see.
+
+    Cards are ints 0..31; lists of cards are sorted by suit, then rank high to low.
+
+    Attributes:
+        seat: the seat this view belongs to (0 or 1).
+        rules: the rules of the deal.
+        trump: the trump suit (0..3), the suit of ``turnup_dealt``.
+        dealer: the seat that dealt.
+        turn: the seat to act, or -4 once the deal is over.
+        phase: ``lead``, ``follow``, ``declare`` or ``over``.
+        hand: this seat's concealed cards.
+        shown: each seat's cards on the table (in melds).
+        melds: each seat's scored melds, in the order declared.
+        turnup: the card face up under the stock now (after an exchange, the seven of trumps),
+            or None once it has been drawn.
+        turnup_dealt: the card turned up at the deal, before any exchange (everyone saw it).
+        stock: face-down cards left in the stock (the turn-up not counted).
+        end_phase: True once the stock and the turn-up are gone (follow suit, win if you can).
+        trick: the card led to the current trick, if any.
+        tricks: every completed trick, in order.
+        tricks_played: how many tricks are complete (``len(tricks)``).
+        scores: this deal's points of each seat so far.
+        brisques: the brisques (Binocle: card points) in the tricks each seat has won so far.
+        totals: each seat's game total before this deal.
+        actions: every action of the deal so far as (seat, text).
+        draws: the cards this seat received, in order: one per ``pass`` (its draw from the
+            stock, or the turn-up at the last draw) and the turn-up it took by ``exchange``.
+        opponent_known: the opponent's concealed cards this seat knows of: a turn-up it took
+            (by exchange or at the last draw), a seven of trumps it declared and still holds,
+            and its shown cards that went back to its hand when the stock ran out.
+        known_to_opponent: the same for this seat: those of its concealed cards the opponent
+            knows of.
+        opponent_hand_size: the opponent's cards, concealed and shown.
+        legal: the legal action texts when it is this seat's turn, else empty.
+        winner: the game's winner once decided, else None.
+    """
 
     seat: int
     rules: Rules
@@ -53,14 +133,19 @@ class Observation:
     shown: tuple[tuple[int, ...], tuple[int, ...]]
     melds: tuple[tuple[MeldView, ...], tuple[MeldView, ...]]
     turnup: int | None
+    turnup_dealt: int
     stock: int
+    end_phase: bool
     trick: tuple[int, ...]
     tricks: tuple[TrickView, ...]
+    tricks_played: int
     scores: tuple[int, int]
+    brisques: tuple[int, int]
     totals: tuple[int, int]
     actions: tuple[tuple[int, str], ...]
     draws: tuple[int, ...]
     opponent_known: tuple[int, ...]
+    known_to_opponent: tuple[int, ...]
     opponent_hand_size: int
     legal: tuple[str, ...]
     winner: int | None
@@ -96,6 +181,7 @@ class Observation:
             "hand=" + ",".join(card_name(c) for c in self.hand),
             "shown=" + "|".join(",".join(card_name(c) for c in s) for s in self.shown),
             f"turnup={card_name(self.turnup) if self.turnup is not None else '-'}",
+            f"dealt={card_name(self.turnup_dealt)}",
             f"stock={self.stock}",
             f"scores={self.scores[0]},{self.scores[1]}",
             "actions=" + ";".join(f"{p}:{a}" for p, a in self.actions),
@@ -108,7 +194,7 @@ def _sorted_cards(mask: int) -> tuple[int, ...]:
     return tuple(sorted((card_of(p) for p in bits(mask)), key=lambda c: (suit_of(c), rank_of(c))))
 
 
-def observe(state: State, seat: int) -> Observation:
+def observe(state: ObservedState, seat: int) -> Observation:
     """Build the observation of ``seat`` from ``state``."""
     other = 1 - seat
     melds = tuple(
@@ -157,14 +243,19 @@ def observe(state: State, seat: int) -> Observation:
         shown=(_sorted_cards(state.shown_masks[0]), _sorted_cards(state.shown_masks[1])),
         melds=(melds[0], melds[1]),
         turnup=state.turnup,
+        turnup_dealt=card_of(state.turnup_card),
         stock=state.stock_left,
+        end_phase=state.end_phase,
         trick=tuple(state.trick_cards()),
         tricks=tuple(tricks),
+        tricks_played=state.trick_count,
         scores=state.scores,
+        brisques=state.brisques,
         totals=(state.totals[0], state.totals[1]),
         actions=tuple(actions),
         draws=tuple(draws),
         opponent_known=_sorted_cards(opp_known),
+        known_to_opponent=_sorted_cards(state.known_masks[seat] & hand_mask),
         opponent_hand_size=(state.hand_masks[other] | state.shown_masks[other]).bit_count(),
         legal=legal,
         winner=state.winner,
