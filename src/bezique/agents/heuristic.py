@@ -420,7 +420,7 @@ class HeuristicAgent:
         """The policy's action for this observation."""
         if len(obs.legal) == 1:
             return obs.legal[0]
-        if obs.turnup is None and obs.stock == 0 and obs.phase in ("lead", "follow"):
+        if obs.end_phase and obs.phase in ("lead", "follow"):
             mine = len(obs.hand)
             if mine <= self.policy.solver_cards:
                 try:

@@ -268,7 +268,7 @@ class SearchAgent:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        if obs.turnup is None and obs.stock == 0 and obs.phase in ("lead", "follow"):
+        if obs.end_phase and obs.phase in ("lead", "follow"):
             try:
                 return solve(obs, max_nodes=2_000_000).best
             except SolverBudgetError:
