@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from . import actions as act
-from .cards import bits, card_name, card_of, rank_of, suit_of
+from .cards import bits, card_name, card_of, make_card, rank_of, suit_of
 from .rules import Rules
 
 
@@ -57,7 +57,7 @@ class ObservedState(Protocol):
     def winner(self) -> int | None: ...
     def current_player(self) -> int: ...
     def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]: ...
-    def snapshots(self) -> list[tuple[Any, ...]]: ...
+    def history(self) -> list[tuple[int, int]]: ...
     def history_strings(self) -> list[tuple[int, str]]: ...
     def trick_cards(self) -> list[int]: ...
     def legal_action_strings(self) -> list[str]: ...
@@ -204,25 +204,32 @@ def observe(state: ObservedState, seat: int) -> Observation:
         )
         for s in (0, 1)
     )
-    steps = state.snapshots()
+    steps = state.history()
     actions = state.history_strings()
     tricks: list[TrickView] = []
+    # the seat's draws, following the stock and the turn-up through the public actions: the
+    # winner of a trick draws first; at the last draw the loser takes the turn-up, which after
+    # an exchange is the seven of trumps (one exchange at most: the turn-up is then a seven)
     draws: list[int] = []
-    for snap in steps:
-        player, a = snap[12], snap[21]
+    stock = state.stock
+    pos = 0
+    face_up = card_of(state.turnup_card)
+    for player, a in steps:
         if a == act.PASS:
-            pos, tu = snap[0], snap[1]
-            left = len(state.stock) - pos
+            left = len(stock) - pos
             if player == seat:
-                draws.append(card_of(state.stock[pos]))
+                draws.append(card_of(stock[pos]))
             elif left >= 2:
-                draws.append(card_of(state.stock[pos + 1]))
+                draws.append(card_of(stock[pos + 1]))
             else:
-                draws.append(card_of(tu))
-        elif a == act.EXCHANGE and player == seat:
-            draws.append(card_of(snap[1]))
+                draws.append(face_up)
+            pos += 2 if left >= 2 else 1
+        elif a == act.EXCHANGE:
+            if player == seat:
+                draws.append(face_up)
+            face_up = make_card(state.rules.seven_rank, state.trump)
     # tricks: pair up plays in order, winners from the rules of trick play
-    plays = [(snap[12], snap[21]) for snap in steps if act.is_play(snap[21])]
+    plays = [(player, a) for player, a in steps if act.is_play(a)]
     for i in range(0, len(plays) - 1, 2):
         (lp, lc), (fp, fc) = plays[i], plays[i + 1]
         win = _trick_winner(lc, fc, state.trump, lp, fp)
