@@ -18,7 +18,9 @@ Its rules of thumb:
 :class:`HeuristicPolicy` decides on a :class:`~bezique.state.State` but reads only what the seat
 to act may see (its cards, everything public, and in the end phase the card-counted other hand);
 :class:`HeuristicAgent` plays from an :class:`~bezique.observation.Observation` by sampling one
-consistent world and asking the policy, so its choice never depends on hidden cards.
+consistent world and asking the policy, so its choice never depends on hidden cards.  The meld
+targets and card counts it shares with the evaluation and the sampler are in
+:mod:`bezique.agents.targets`.
 """
 
 from __future__ import annotations

@@ -90,7 +90,7 @@ class MeldTargets:
         self.copies = copies = rules.copies
         # the same with the 32-bit card sets: fixed melds with their card set; fours with their
         # four cards, the rank's card set and its physical mask
-        self.fixed_sets = [(k, p, needs, cards32(needs)) for k, p, needs in self.fixed]
+        self.fixed_sets = [(k, p, needs, _cards32(needs)) for k, p, needs in self.fixed]
         self.four_cards = [(k, p, n, tuple(make_card(r, s) for s in range(4)),
                             0x01010101 << r, replicate(0x01010101 << r, copies))
                            for k, p, r, n in self.fours]
@@ -166,7 +166,7 @@ def fold32(mask: int) -> int:
     return out
 
 
-def cards32(needs: tuple[tuple[int, int], ...]) -> int:
+def _cards32(needs: tuple[tuple[int, int], ...]) -> int:
     out = 0
     for c, _ in needs:
         out |= 1 << c
@@ -181,4 +181,4 @@ def meld_targets(rules: Rules, trump: int) -> MeldTargets:
     return t
 
 
-__all__ = ["M32", "MeldTargets", "card_counts", "cards32", "fold32", "meld_targets"]
+__all__ = ["M32", "MeldTargets", "card_counts", "fold32", "meld_targets"]
