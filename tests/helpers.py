@@ -247,14 +247,3 @@ def win_trick(state: State, keep: Iterable[str] = (), lead: str | None = None) -
 def total_meld_points(state: State, seat: int) -> int:
     """Points a seat has scored from melds in this deal."""
     return sum(p for s, p, reason, _ in state.events if s == seat and reason == "meld")
-
-
-def sampled_view(obs: Any) -> Any:
-    """An observation less ``turnup_dealt``, for comparing a sampled world's observation with
-    the one it was sampled from.  Where the opponent took the turn-up (by exchange or at the last
-    draw) the sampler still guesses the dealt card among the opponent's trumps instead of taking
-    ``obs.turnup_dealt``: taking it changes the worlds, hence the agents' pinned decisions (see
-    ``test_sampled_worlds_keep_the_dealt_turnup`` in tests/test_sampling.py, expected to fail)."""
-    import dataclasses
-
-    return dataclasses.replace(obs, turnup_dealt=-1)

@@ -79,9 +79,7 @@ class _Plan:
         for i in range(hs):
             events.append(("recv", i, "hand"))
         nslots = hs
-        t_exchange_time = -1
-        t_final_time = -1
-        for idx, (player, text) in enumerate(obs.actions):
+        for player, text in obs.actions:
             words = text.split()
             verb = words[0]
             if verb == "play":
@@ -107,7 +105,6 @@ class _Plan:
                 else:
                     events.append(("use", self.seven, "exchange"))
                     events.append(("turnup", -1, "exchange"))
-                    t_exchange_time = idx
             elif verb == "seven":
                 if player == opp:
                     events.append(("use", self.seven, "seven"))
@@ -133,7 +130,6 @@ class _Plan:
                         nslots += 1
                     else:
                         events.append(("turnup", -1, "final"))
-                        t_final_time = idx
                 if left < 2:
                     events.append(("endphase", -1, ""))
             else:  # pragma: no cover - the observation comes from a State
@@ -152,35 +148,8 @@ class _Plan:
         if any(v < 0 for v in init.values()) or sum(init.values()) != hs:
             raise SamplingError("the observation's own cards do not add up to a hand")
         self.my_initial = +init
-        # the turn-up card dealt (public: ``obs.turnup_dealt``).  Where the opponent took it
-        # (by exchange, or at the last draw) the sampler still guesses it among the opponent's
-        # later trumps, as it did before the observation carried it: taking the real card
-        # changes the worlds drawn, hence the agents' pinned decisions (tests/test_behaviour.py)
-        self.turnup: int | None = obs.turnup_dealt
-        if exchanged_by == opp or (exchanged_by < 0 and turnup_taker == opp):
-            self.turnup = None
-        # when the opponent took the unknown turn-up, which of its later cards can it be
-        self.turnup_candidates: list[int] = []
-        if self.turnup is None:
-            since = t_exchange_time if exchanged_by == opp else t_final_time
-            cands: list[int] = []
-            for player, text in obs.actions[since + 1 :]:
-                if player != opp:
-                    continue
-                words = text.split()
-                if words[0] in ("play", "meld"):
-                    for tok in words[1:]:
-                        c, shown = _card(tok)
-                        if not shown:
-                            cands.append(c)
-            cands += list(obs.opponent_known)
-            self.turnup_candidates = [
-                c for c in cands
-                if suit_of(c) == obs.trump
-                and (exchanged_by != opp or rank_of(c) != rules.seven_rank)
-            ]
-            if not self.turnup_candidates:
-                raise SamplingError("no card can have been the turn-up")
+        # the turn-up card dealt: public (everyone saw it turned), even after the opponent took it
+        self.turnup = obs.turnup_dealt
 
     def _known_added(self, turnup: int) -> Counter[int]:
         """How many copies of each card become known in the opponent's concealed hand."""
@@ -215,8 +184,6 @@ class _Plan:
         rules = obs.rules
         declared = rules.seven == "declared"
         turnup = self.turnup
-        if turnup is None:
-            turnup = rng.choice(self.turnup_candidates)
         # how many times a known copy of each card must be the one used: the known copies
         # added less those still known at the end (the rest of the uses come from unknown cards)
         quota = self._known_added(turnup)
