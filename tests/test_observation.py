@@ -137,3 +137,53 @@ def test_opponent_sees_exchanged_turnup_and_declared_melds() -> None:
     assert obs.turnup == parse_card("7H")
     assert [a for _, a in obs.actions] == ["play AS", "play 8C", "exchange", "pass"]
     assert obs.scores == (10, 0)
+
+
+@pytest.mark.parametrize("second_copy", [False, True])
+def test_dealt_turnup_is_public_and_survives_the_exchange(second_copy: bool) -> None:
+    """``turnup_dealt`` is the card turned at the deal: both seats keep seeing it after the
+    seven of trumps has been exchanged for it (``turnup`` is then the seven)."""
+    s = make(["AS", "7H", "QH", "8S", "8S", "9S", "9S", "JH" if second_copy else "7S"], HAND1,
+             "JH", stock_bottom=["7S" if second_copy else "JH"])
+    for seat in (0, 1):
+        assert s.observation(seat).turnup_dealt == parse_card("JH")
+    s.apply("play AS")
+    s.apply("play 8C")
+    s.apply("exchange")  # right after the exchange, before the draw
+    for seat in (0, 1):
+        obs = s.observation(seat)
+        assert obs.turnup == parse_card("7H")
+        assert obs.turnup_dealt == parse_card("JH")
+    s.apply("pass")
+    assert s.observation(1).turnup_dealt == parse_card("JH")
+    assert "dealt=JH" in s.observation(1).text()
+
+
+def test_dealt_turnup_stays_after_the_last_draw() -> None:
+    """Once the turn-up is drawn (``turnup`` None, the end phase) ``turnup_dealt`` remains."""
+    s = State.new_deal(BEZIQUE, seed=3)
+    dealt = s.turnup
+    while not s.observation(0).end_phase:
+        s.apply_action(s.legal_actions()[-1 if s.phase == "declare" else 0])
+    obs = s.observation(0)
+    assert obs.turnup is None and obs.stock == 0
+    assert obs.turnup_dealt == dealt
+
+
+def test_trick_count_end_phase_brisques_and_known_cards_follow_the_state() -> None:
+    """The counts an agent used to work out: tricks played, the end phase, brisques, and the
+    concealed cards each seat knows of in the other's hand (the same fact seen from both sides)."""
+    s = State.new_deal(BEZIQUE, seed=21)
+    seen_known = False
+    while not s.is_terminal():
+        for seat in (0, 1):
+            obs = s.observation(seat)
+            assert obs.tricks_played == len(obs.tricks) == s.tricks_played
+            assert obs.end_phase == (obs.turnup is None) == s.end_phase
+            assert obs.brisques == s.brisques
+            assert obs.known_to_opponent == s.observation(1 - seat).opponent_known
+            seen_known = seen_known or bool(obs.known_to_opponent)
+        acts = s.legal_actions()
+        scoring = [a for a in acts if a >= 257]
+        s.apply_action(scoring[0] if scoring else acts[0])
+    assert seen_known

@@ -342,6 +342,10 @@ def rebuild(state: State, seat: int, rng: random.Random) -> State:
     return world
 
 
+# Fields of Observation that agents used to work out for themselves.
+PUBLIC_FACTS = ("turnup_dealt", "end_phase", "tricks_played", "brisques", "known_to_opponent")
+
+
 @settings(max_examples=1000, deadline=None)
 @given(rules=rules_st, seed=seeds, cut=st.floats(0, 1), seat=st.sampled_from([0, 1]))
 def test_observation_does_not_depend_on_unseen_cards(
@@ -373,7 +377,17 @@ def test_observation_does_not_depend_on_unseen_cards(
                 assert world.observation(seat).scores != probe.observation(seat).scores
                 break
             assert world.observation(seat) == probe.observation(seat), text
+            # (the equality covers every field; the public facts added to the observation
+            # are named here so that a failure says which)
+            for name in PUBLIC_FACTS:
+                assert getattr(world.observation(seat), name) == getattr(
+                    probe.observation(seat), name), (name, text)
     obs = state.observation(seat)
+    assert obs.turnup_dealt == card_of(state.turnup_card)
+    assert obs.tricks_played == len(obs.tricks) == state.tricks_played
+    assert obs.end_phase == (obs.turnup is None)
+    assert obs.brisques == state.brisques
+    assert obs.known_to_opponent == state.observation(1 - seat).opponent_known
     _, unseen = unseen_positions(state, seat)
     assert obs.unseen() == unseen
     # The other seat's concealed unknown cards are not anywhere in the observation as a list.

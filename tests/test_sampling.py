@@ -7,7 +7,10 @@ import random
 import pytest
 
 from bezique import Rules, State
+from bezique.agents.heuristic import HeuristicPolicy
 from bezique.agents.sampling import WorldSampler, sample_world, sample_worlds
+
+MODEL = HeuristicPolicy(solver_cards=0)  # the opponent model's policy, as the search uses it
 
 
 def _position(rules: Rules, seed: int, steps: int) -> State:
@@ -138,7 +141,7 @@ def test_opponent_model_worlds_give_the_same_observation(variant: str,
         s = _position(rules, seed, random.Random(seed).randrange(10, 100))
         for seat in (0, 1):
             obs = s.observation(seat)
-            sampler = WorldSampler(obs, infer=0.9, model=0.9)
+            sampler = WorldSampler(obs, infer=0.9, model=0.9, policy=MODEL)
             worlds = [sampler.sample(random.Random(seed)) for _ in range(3)]
             for world in worlds:
                 assert world.observation(seat) == obs
@@ -177,7 +180,8 @@ def test_opponent_model_finds_worlds_where_the_opponent_played_sensibly() -> Non
             s.apply(players[s.current_player()].act(s.observation(s.current_player())))
         assert _model_misses(s, 1) == 0
         obs = s.observation(0)
-        samplers = {"uniform": WorldSampler(obs), "model": WorldSampler(obs, model=0.9)}
+        samplers = {"uniform": WorldSampler(obs),
+                    "model": WorldSampler(obs, model=0.9, policy=MODEL)}
         for name, sampler in samplers.items():
             rng = random.Random(seed)
             for _ in range(10):
@@ -190,7 +194,17 @@ def test_opponent_model_finds_worlds_where_the_opponent_played_sensibly() -> Non
 
 def test_opponent_model_same_seed_same_worlds() -> None:
     obs = _position(Rules.preset("bezique"), 8, 45).observation(1)
-    a = WorldSampler(obs, model=0.8)
-    b = WorldSampler(obs, model=0.8)
+    a = WorldSampler(obs, model=0.8, policy=MODEL)
+    b = WorldSampler(obs, model=0.8, policy=MODEL)
     ra, rb = random.Random(4), random.Random(4)
     assert [a.sample(ra).key() for _ in range(3)] == [b.sample(rb).key() for _ in range(3)]
+
+
+def test_sampled_worlds_keep_the_dealt_turnup() -> None:
+    """Every sampled world has the dealt turn-up the seat saw (``obs.turnup_dealt``)."""
+    for seed in range(6):
+        s = _position(Rules.preset("bezique"), seed, 70)
+        for seat in (0, 1):
+            obs = s.observation(seat)
+            for world in sample_worlds(obs, 3, random.Random(seed)):
+                assert world.observation(seat).turnup_dealt == obs.turnup_dealt

@@ -1,22 +1,67 @@
 """What one seat may see: its own hand and draws, and everything public; never hidden cards.
 
 An :class:`Observation` holds cards as ints 0..31 (never physical copy numbers, which could tell
-where the other copy lies).  It is built from a :class:`~bezique.state.State` by
-:func:`observe`, and is all an agent is given.
+where the other copy lies).  It is built from a state by :func:`observe`, and is all an agent is
+given.  This module does not import :mod:`bezique.state`: :class:`ObservedState` names what
+:func:`observe` reads of a state, and :meth:`State.observation <bezique.state.State.observation>`
+calls :func:`observe` (the dependency goes ``state -> observation``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from . import actions as act
-from .cards import bits, card_name, card_of, rank_of, suit_of
-from .rules import Rules
+from .cards import QUEEN, bits, card_name, card_of, make_card, rank_of, suit_of
+from .rules import CLASS_B, Rules
+from .tricks import beats
 
-if TYPE_CHECKING:
-    from .state import State
+
+class ObservedState(Protocol):
+    """What :func:`observe` reads of a state (:class:`bezique.state.State` has all of it)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def trump(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+    @property
+    def stock(self) -> tuple[int, ...]: ...
+    @property
+    def turnup_card(self) -> int: ...
+    @property
+    def hand_masks(self) -> tuple[int, ...]: ...
+    @property
+    def shown_masks(self) -> tuple[int, ...]: ...
+    @property
+    def known_masks(self) -> tuple[int, ...]: ...
+    @property
+    def trick_count(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turnup(self) -> int | None: ...
+    @property
+    def end_phase(self) -> bool: ...
+    @property
+    def stock_left(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def brisques(self) -> tuple[int, ...]: ...
+    @property
+    def winner(self) -> int | None: ...
+    def current_player(self) -> int: ...
+    def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]: ...
+    def history(self) -> list[tuple[int, int]]: ...
+    def history_strings(self) -> list[tuple[int, str]]: ...
+    def trick_cards(self) -> list[int]: ...
+    def legal_action_strings(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -31,17 +76,59 @@ class MeldView:
 
 @dataclass(frozen=True)
 class TrickView:
-    """A completed trick: who led, the two cards, who won."""
+    """A completed trick: who led, the card led and the (first) card that followed, who won;
+    ``cards`` holds every card in the order played (two, or one per seat)."""
 
     leader: int
     lead: int
     follow: int
     winner: int
+    cards: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class Observation:
-    """A seat's view of a deal.  Equal for any arrangement of the cards that seat cannot see."""
+    """A seat's view of a deal.  Equal for any arrangement of the cards that seat cannot see.
+
+    Cards are ints 0..31; lists of cards are sorted by suit, then rank high to low.
+
+    Attributes:
+        seat: the seat this view belongs to (0 to seats - 1).
+        rules: the rules of the deal.
+        trump: the trump suit (0..3), the suit of ``turnup_dealt``; -1 while no trumps are
+            fixed in a variant with no turn-up (the first marriage or sequence fixes them).
+        dealer: the seat that dealt.
+        turn: the seat to act, or -4 once the deal is over.
+        phase: ``lead``, ``follow``, ``declare`` or ``over``.
+        hand: this seat's concealed cards.
+        shown: each seat's cards on the table (in melds).
+        melds: each seat's scored melds, in the order declared.
+        turnup: the card face up under the stock now (after an exchange, the seven of trumps),
+            or None once it has been drawn.
+        turnup_dealt: the card turned up at the deal, before any exchange (everyone saw it);
+            -1 in a variant with no turn-up.
+        stock: face-down cards left in the stock (the turn-up not counted).
+        end_phase: True once the stock and the turn-up are gone (follow suit, win if you can).
+        trick: the card led to the current trick, if any.
+        tricks: every completed trick, in order.
+        tricks_played: how many tricks are complete (``len(tricks)``).
+        scores: this deal's points of each seat so far.
+        brisques: the brisques (Binocle: card points) in the tricks each seat has won so far.
+        totals: each seat's game total before this deal.
+        actions: every action of the deal so far as (seat, text).
+        draws: the cards this seat received, in order: one per ``pass`` (its draw from the
+            stock, or the turn-up at the last draw) and the turn-up it took by ``exchange``.
+        known_cards: for each seat, those of its concealed cards everyone knows of: a turn-up it
+            took (by exchange or at the last draw), a seven of trumps it declared and still
+            holds, its shown cards that went back to its hand when the stock ran out, the hand
+            it showed for carte blanche.
+        hand_sizes: each seat's cards, concealed and shown.
+        opponent_known: ``known_cards`` of the opponent (with more seats, of the next seat).
+        known_to_opponent: ``known_cards`` of this seat.
+        opponent_hand_size: ``hand_sizes`` of the opponent (with more seats, of the next seat).
+        legal: the legal action texts when it is this seat's turn, else empty.
+        winner: the game's winner once decided, else None.
+    """
 
     seat: int
     rules: Rules
@@ -50,17 +137,24 @@ class Observation:
     turn: int
     phase: str
     hand: tuple[int, ...]
-    shown: tuple[tuple[int, ...], tuple[int, ...]]
-    melds: tuple[tuple[MeldView, ...], tuple[MeldView, ...]]
+    shown: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[MeldView, ...], ...]
     turnup: int | None
+    turnup_dealt: int
     stock: int
+    end_phase: bool
     trick: tuple[int, ...]
     tricks: tuple[TrickView, ...]
+    tricks_played: int
     scores: tuple[int, ...]
-    totals: tuple[int, int]
+    brisques: tuple[int, ...]
+    totals: tuple[int, ...]
     actions: tuple[tuple[int, str], ...]
     draws: tuple[int, ...]
+    known_cards: tuple[tuple[int, ...], ...]
+    hand_sizes: tuple[int, ...]
     opponent_known: tuple[int, ...]
+    known_to_opponent: tuple[int, ...]
     opponent_hand_size: int
     legal: tuple[str, ...]
     winner: int | None
@@ -79,9 +173,13 @@ class Observation:
         for p in self.rules.deck:
             left[card_of(p)] += 1
         seen: list[int] = list(self.hand)
-        seen += self.shown[0] + self.shown[1] + self.trick + self.opponent_known
+        seen += self.trick
+        for i, shown in enumerate(self.shown):
+            seen += shown
+            if i != self.seat:
+                seen += self.known_cards[i]
         for t in self.tricks:
-            seen += (t.lead, t.follow)
+            seen += t.cards
         if self.turnup is not None:
             seen.append(self.turnup)
         left.subtract(seen)
@@ -96,8 +194,9 @@ class Observation:
             "hand=" + ",".join(card_name(c) for c in self.hand),
             "shown=" + "|".join(",".join(card_name(c) for c in s) for s in self.shown),
             f"turnup={card_name(self.turnup) if self.turnup is not None else '-'}",
+            f"dealt={card_name(self.turnup_dealt) if self.turnup_dealt >= 0 else '-'}",
             f"stock={self.stock}",
-            f"scores={self.scores[0]},{self.scores[1]}",
+            "scores=" + ",".join(str(x) for x in self.scores),
             "actions=" + ";".join(f"{p}:{a}" for p, a in self.actions),
             "draws=" + ",".join(card_name(c) for c in self.draws),
         ]
@@ -108,71 +207,90 @@ def _sorted_cards(mask: int) -> tuple[int, ...]:
     return tuple(sorted((card_of(p) for p in bits(mask)), key=lambda c: (suit_of(c), rank_of(c))))
 
 
-def observe(state: State, seat: int) -> Observation:
+def observe(state: ObservedState, seat: int) -> Observation:
     """Build the observation of ``seat`` from ``state``."""
-    other = 1 - seat
+    rules = state.rules
+    n = rules.nplayers
+    other = (seat + 1) % n
     melds = tuple(
         tuple(
             MeldView(name, tuple(cards), pts, intact)
             for name, cards, pts, intact in state.melds(s)
         )
-        for s in (0, 1)
+        for s in range(n)
     )
-    steps = state.snapshots()
+    steps = state.history()
     actions = state.history_strings()
-    tricks: list[TrickView] = []
+    # the seat's draws, following the stock and the turn-up through the public actions: the
+    # winner of a trick draws first, the others in playing order; at the last draw the last
+    # drawer takes the turn-up, which after an exchange is the seven of trumps (one exchange at
+    # most: the turn-up is then a seven).  Tricks: the cards in order, the winner by the rules of
+    # trick play under the trumps of the time (fixed by a meld where there is no turn-up).
     draws: list[int] = []
-    for snap in steps:
-        player, a = snap[12], snap[21]
-        if a == act.PASS:
-            pos, tu = snap[0], snap[1]
-            left = len(state.stock) - pos
+    tricks: list[TrickView] = []
+    stock = state.stock
+    pos = 0
+    face_up = card_of(state.turnup_card) if state.turnup_card >= 0 else -1
+    trump = suit_of(state.turnup_card) if state.turnup_card >= 0 else -1
+    trick: list[tuple[int, int]] = []
+    for player, a in steps:
+        if act.is_play(a):
+            trick.append((player, a))
+            if len(trick) == n:
+                best_seat, best = trick[0]
+                for who, c in trick[1:]:
+                    if beats(c, best, trump):
+                        best_seat, best = who, c
+                cards = tuple(card_of(c) for _, c in trick)
+                tricks.append(TrickView(trick[0][0], cards[0], cards[1], best_seat, cards))
+                trick = []
+        elif a == act.PASS:
+            take = min(n, len(stock) - pos)
+            i = (seat - player) % n
+            draws.append(card_of(stock[pos + i]) if i < take else face_up)
+            pos += take
+        elif a == act.EXCHANGE:
             if player == seat:
-                draws.append(card_of(state.stock[pos]))
-            elif left >= 2:
-                draws.append(card_of(state.stock[pos + 1]))
-            else:
-                draws.append(card_of(tu))
-        elif a == act.EXCHANGE and player == seat:
-            draws.append(card_of(snap[1]))
-    # tricks: pair up plays in order, winners from the rules of trick play
-    plays = [(snap[12], snap[21]) for snap in steps if act.is_play(snap[21])]
-    for i in range(0, len(plays) - 1, 2):
-        (lp, lc), (fp, fc) = plays[i], plays[i + 1]
-        win = _trick_winner(lc, fc, state.trump, lp, fp)
-        tricks.append(TrickView(lp, card_of(lc), card_of(fc), win))
+                draws.append(face_up)
+            face_up = make_card(rules.seven_rank, trump)
+        elif trump < 0 and act.is_meld(a):
+            kind = rules.classify([c & 31 for c in act.meld_cards(a)], -1)
+            if kind is not None and (kind.shape in ("royal", "sequence") or (
+                    kind.cls == CLASS_B and rules.bezique_pair == "trump")):
+                trump = next(suit_of(c) for c in act.meld_cards(a) if rank_of(c) == QUEEN)
     hand_mask = state.hand_masks[seat]
-    opp_known = state.known_masks[other] & state.hand_masks[other]
+    known = tuple(_sorted_cards(state.known_masks[i] & state.hand_masks[i]) for i in range(n))
+    sizes = tuple((state.hand_masks[i] | state.shown_masks[i]).bit_count() for i in range(n))
     legal: tuple[str, ...] = ()
     if state.current_player() == seat:
         legal = tuple(state.legal_action_strings())
     return Observation(
         seat=seat,
-        rules=state.rules,
+        rules=rules,
         trump=state.trump,
         dealer=state.dealer,
         turn=state.current_player(),
         phase=state.phase,
         hand=_sorted_cards(hand_mask),
-        shown=(_sorted_cards(state.shown_masks[0]), _sorted_cards(state.shown_masks[1])),
-        melds=(melds[0], melds[1]),
+        shown=tuple(_sorted_cards(state.shown_masks[i]) for i in range(n)),
+        melds=melds,
         turnup=state.turnup,
+        turnup_dealt=face_up if state.turnup_card < 0 else card_of(state.turnup_card),
         stock=state.stock_left,
+        end_phase=state.end_phase,
         trick=tuple(state.trick_cards()),
         tricks=tuple(tricks),
+        tricks_played=state.trick_count,
         scores=state.scores,
-        totals=(state.totals[0], state.totals[1]),
+        brisques=state.brisques,
+        totals=tuple(state.totals),
         actions=tuple(actions),
         draws=tuple(draws),
-        opponent_known=_sorted_cards(opp_known),
-        opponent_hand_size=(state.hand_masks[other] | state.shown_masks[other]).bit_count(),
+        known_cards=known,
+        hand_sizes=sizes,
+        opponent_known=known[other],
+        known_to_opponent=known[seat],
+        opponent_hand_size=sizes[other],
         legal=legal,
         winner=state.winner,
     )
-
-
-def _trick_winner(lead: int, follow: int, trump: int, leader: int, follower: int) -> int:
-    ls, fs = suit_of(lead), suit_of(follow)
-    if fs == ls:
-        return follower if rank_of(follow) < rank_of(lead) else leader
-    return follower if fs == trump else leader

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from . import actions as act
 from .cards import (
@@ -46,6 +45,7 @@ from .melds import (
     reuse_problem,
     shown_groups,
 )
+from .observation import Observation, observe
 from .position import (
     CARTE_NOT_YET,
     CARTE_OFF,
@@ -734,10 +734,8 @@ class State(Position):
         """The legal actions as canonical text, sorted."""
         return sorted(self.action_to_string(a) for a in self.legal_actions())
 
-    def observation(self, seat: int) -> Any:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (see :class:`bezique.observation.Observation`)."""
-        from .observation import observe
-
         return observe(self, seat)
 
     def __repr__(self) -> str:

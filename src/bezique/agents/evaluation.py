@@ -19,7 +19,7 @@ trumps while the turn-up lies.
 from __future__ import annotations
 
 from ..state import State
-from .heuristic import _counts, _targets
+from .targets import card_counts, meld_targets
 
 #: Names of the features of :func:`features`, in order.
 FEATURES = (
@@ -69,10 +69,10 @@ def features(state: State, seat: int) -> list[float]:
     four of that kind) are not counted again."""
     rules = state.rules
     trump = state.trump
-    tg = _targets(rules, trump)
+    tg = meld_targets(rules, trump)
     copies = state.copies
-    mine = _counts(state.hand_masks[seat] | state.shown_masks[seat], copies)
-    pool = _counts(stock_mask(state), copies)
+    mine = card_counts(state.hand_masks[seat] | state.shown_masks[seat], copies)
+    pool = card_counts(stock_mask(state), copies)
     sf = state.stock_left / max(1, rules.stock_size)
     late = 1.0 - sf
     by_miss = [0.0, 0.0, 0.0, 0.0]

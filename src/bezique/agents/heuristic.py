@@ -18,25 +18,25 @@ Its rules of thumb:
 :class:`HeuristicPolicy` decides on a :class:`~bezique.state.State` but reads only what the seat
 to act may see (its cards, everything public, and in the end phase the card-counted other hand);
 :class:`HeuristicAgent` plays from an :class:`~bezique.observation.Observation` by sampling one
-consistent world and asking the policy, so its choice never depends on hidden cards.
+consistent world and asking the policy, so its choice never depends on hidden cards.  The meld
+targets and card counts it shares with the evaluation and the sampler are in
+:mod:`bezique.agents.targets`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import actions as act
-from ..cards import ACE, TEN, make_card, replicate
+from ..cards import ACE, TEN
 from ..observation import Observation
 from ..rules import Rules
 from ..state import DECLARE, LEAD, State
 from .base import register_agent
 from .sampling import WorldSampler
 from .solver import SolverBudgetError, solve
-
-_M32 = 0xFFFFFFFF
+from .targets import M32, MeldTargets, card_counts, fold32, meld_targets
 
 
 @dataclass(frozen=True)
@@ -73,168 +73,12 @@ TUNED = HeuristicParams(complete=(1.0, 0.35, 0.14, 0.049, 0.014, 0.007, 0.0, 0.0
                         meld_weight=0.7)
 
 
-def _fold(mask: int) -> list[int]:
-    """Per-card counts (32 entries) of a physical mask."""
-    counts = [0] * 32
-    while mask:
-        low = mask & -mask
-        counts[(low.bit_length() - 1) & 31] += 1
-        mask ^= low
-    return counts
-
-
-def _count_table() -> list[tuple[int, ...]]:
-    """Per-card counts of 8 cards, indexed by (held at least once) | (held twice) << 8."""
-    table: list[tuple[int, ...]] = [()] * 65536
-    for once in range(256):
-        twice = once
-        while True:  # every subset of ``once``
-            table[once | twice << 8] = tuple((once >> i & 1) + (twice >> i & 1) for i in range(8))
-            if not twice:
-                break
-            twice = (twice - 1) & once
-    return table
-
-
-_COUNTS2 = _count_table()
-
-
-def _counts(mask: int, copies: int) -> Sequence[int]:
-    """Per-card counts (32 entries) of a physical mask: :func:`_fold`, by table for two packs."""
-    if copies != 2:
-        return _fold(mask)
-    hi = mask >> 32
-    o = (mask | hi) & _M32
-    t = mask & hi
-    tab = _COUNTS2
-    return (tab[(o & 255) | (t & 255) << 8] + tab[(o >> 8 & 255) | (t >> 8 & 255) << 8]
-            + tab[(o >> 16 & 255) | (t >> 16 & 255) << 8] + tab[o >> 24 | (t >> 24) << 8])
-
-
 def _comp_row(params: HeuristicParams, stock: int) -> list[float]:
     """Completion chances with ``stock`` cards left: ``complete`` scaled down for a short
     stock (the first entry kept), padded with zeros to :data:`_NCOMP` entries."""
     full = list(params.complete[:_NCOMP]) + [0.0] * (_NCOMP - len(params.complete))
     scale = min(1.0, stock / params.full_stock)
     return [full[0]] + [p * scale for p in full[1:]]
-
-
-class _Targets:
-    """The melds worth aiming at under one rule set and trump: (kind index, points, needs).
-
-    ``needs`` is a tuple of (card, copies) for fixed melds; fours are ("four", rank, distinct).
-    Also the tables the policy needs for this rule set and trump, computed once.
-    """
-
-    def __init__(self, rules: Rules, trump: int) -> None:
-        self.fixed: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
-        self.fours: list[tuple[int, int, int, int]] = []  # kind, points, rank, n
-        for pat in rules.patterns(trump):
-            kind = rules.melds[pat.kind]
-            if pat.n:
-                self.fours.append((pat.kind, kind.points, pat.rank, pat.n))
-            else:
-                self.fixed.append((pat.kind, kind.points, pat.counts))
-        self.distinct = rules.fours_distinct_suits
-        # quick necessary conditions for a legal meld: (class, cards needed once, cards needed
-        # twice) for fixed melds; (class, rank, n) for fours
-        self.quick_fixed: list[tuple[int, int, int]] = []
-        self.quick_fours: list[tuple[int, int, int]] = []
-        for pat in rules.patterns(trump):
-            cls = rules.melds[pat.kind].cls
-            if pat.n:
-                self.quick_fours.append((cls, pat.rank, pat.n))
-            else:
-                once = twice = 0
-                for c, n in pat.counts:
-                    once |= 1 << c
-                    if n >= 2:
-                        twice |= 1 << c
-                self.quick_fixed.append((cls, once, twice))
-        self.copies = copies = rules.copies
-        # the same with the 32-bit card sets: fixed melds with their card set; fours with their
-        # four cards, the rank's card set and its physical mask
-        self.fixed_sets = [(k, p, needs, _cards32(needs)) for k, p, needs in self.fixed]
-        self.four_cards = [(k, p, n, tuple(make_card(r, s) for s in range(4)),
-                            0x01010101 << r, replicate(0x01010101 << r, copies))
-                           for k, p, r, n in self.fours]
-        self.quick_four_masks = [(cls, 0x01010101 << r, replicate(0x01010101 << r, copies), n)
-                                 for cls, r, n in self.quick_fours]
-        self.deck_mask = sum(1 << p for p in rules.deck)
-        self.seven_card = make_card(rules.seven_rank, trump)
-        # cards that beat a lead of each card: lower ranks of its suit, and trumps if it is not
-        # one (32-bit set and physical mask)
-        self.beat32: list[int] = []
-        for c in range(32):
-            s, r = c >> 3, c & 7
-            m = ((1 << r) - 1) << (s * 8)
-            if s != trump:
-                m |= 0xFF << (trump * 8)
-            self.beat32.append(m)
-        self.beat_phys = [replicate(m, copies) for m in self.beat32]
-        # meld kind of a physical meld mask (State.classify), filled as masks are met
-        self.kinds: dict[int, int] = {}
-
-    def kind(self, state: State, mask: int) -> int:
-        """``state.classify(mask)``, remembered (it depends on the rules and trump only)."""
-        k = self.kinds.get(mask)
-        if k is None:
-            k = self.kinds[mask] = state.classify(mask)
-        return k
-
-    def may_meld(self, state: State, seat: int) -> bool:
-        """False when no meld can be legal for ``seat`` (cheap test before the enumeration)."""
-        held = state.hand_masks[seat] | state.shown_masks[seat]
-        used = state.used_masks[seat]
-        if self.copies == 2:
-            hi = held >> 32
-            once = (held | hi) & _M32
-            twice = held & hi
-            for cls, need1, need2 in self.quick_fixed:
-                if once & need1 == need1 and twice & need2 == need2:
-                    f = held & ~used[cls]
-                    if (f | f >> 32) & need1:
-                        return True
-        else:
-            layers = [(held >> (32 * k)) & _M32 for k in range(self.copies)]
-            once = 0
-            for lay in layers:
-                once |= lay
-            twice = 0
-            if self.copies > 1:
-                for i in range(len(layers)):
-                    for j in range(i + 1, len(layers)):
-                        twice |= layers[i] & layers[j]
-            for cls, need1, need2 in self.quick_fixed:
-                if (once & need1 == need1 and twice & need2 == need2
-                        and _fold32(held & ~used[cls]) & need1):
-                    return True
-        distinct = self.distinct
-        for cls, rmask, rphys, n in self.quick_four_masks:
-            if (distinct and (once & rmask).bit_count() < n) or (held & rphys).bit_count() < n:
-                continue
-            if _fold32(held & ~used[cls]) & rmask:
-                return True
-        return False
-
-
-_TARGETS: dict[tuple[Rules, int], _Targets] = {}
-
-
-def _fold32(mask: int) -> int:
-    """The 32-bit set of cards of a physical mask."""
-    out = 0
-    while mask:
-        out |= mask & _M32
-        mask >>= 32
-    return out
-
-
-def _cards32(needs: tuple[tuple[int, int], ...]) -> int:
-    out = 0
-    for c, _ in needs:
-        out |= 1 << c
-    return out
 
 
 def _strength(rules: Rules, trump: int, params: HeuristicParams) -> list[float]:
@@ -251,14 +95,6 @@ def _strength(rules: Rules, trump: int, params: HeuristicParams) -> list[float]:
         v += pts_of[r] * params.per_point
         out.append(v)
     return out
-
-
-def _targets(rules: Rules, trump: int) -> _Targets:
-    key = (rules, trump)
-    t = _TARGETS.get(key)
-    if t is None:
-        t = _TARGETS[key] = _Targets(rules, trump)
-    return t
 
 
 _Ready = tuple[list[tuple[int, int]], int, int, int]
@@ -292,7 +128,7 @@ class HeuristicPolicy:
     # ------------------------------------------------------------------ declaring
 
     def _declare(self, state: State) -> int:
-        tg = _targets(state.rules, state.trump)
+        tg = meld_targets(state.rules, state.trump)
         if not tg.may_meld(state, state.turn) and not (
             state.can_exchange(state.turn) or state.unscored_seven(state.turn) >= 0
         ):
@@ -321,7 +157,7 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------ the stock phase
 
-    def _context(self, state: State, tg: _Targets, held: int) -> tuple[list[float], int]:
+    def _context(self, state: State, tg: MeldTargets, held: int) -> tuple[list[float], int]:
         """(the cost of losing one copy of each card, unseen card count) for the seat to act,
         which holds the physical cards ``held`` (hand and shown)."""
         seat = state.turn
@@ -331,14 +167,14 @@ class HeuristicPolicy:
         # the cards neither held nor seen gone (the won, shown and led cards are distinct
         # physical cards, so per card: copies in the pack - mine - gone)
         unseen = tg.deck_mask & ~(held | gone)
-        mine = _counts(held, copies)
-        avail = _counts(unseen, copies)
+        mine = card_counts(held, copies)
+        avail = card_counts(unseen, copies)
         comp = self._comp.get(state.stock_left)
         if comp is None:
             comp = self._comp[state.stock_left] = _comp_row(self.params, state.stock_left)
         cost = [0.0] * 32
         scored_melds = state.meld_log[seat]
-        scored = {(k, _fold32(m)) for k, m in scored_melds}
+        scored = {(k, fold32(m)) for k, m in scored_melds}
         for kind, pts, needs, cards32 in tg.fixed_sets:
             if scored and (kind, cards32) in scored:
                 continue
@@ -363,8 +199,8 @@ class HeuristicPolicy:
                         cost[c] += now - (0.0 if dead else pts * comp[after])
         scored_kinds = {k for k, _ in scored_melds}
         distinct = tg.distinct
-        h32 = _fold32(held)
-        spare32 = _fold32(unseen) & ~h32  # cards none of which I hold, some unseen
+        h32 = fold32(held)
+        spare32 = fold32(unseen) & ~h32  # cards none of which I hold, some unseen
         for kind, pts, n, cards, rmask, rphys in tg.four_cards:
             if kind in scored_kinds:
                 continue
@@ -401,7 +237,7 @@ class HeuristicPolicy:
         return cost, unseen.bit_count()
 
     @staticmethod
-    def _ready(state: State, tg: _Targets, seat: int) -> _Ready:
+    def _ready(state: State, tg: MeldTargets, seat: int) -> _Ready:
         """What winning now would let the seat declare: the legal melds as (points, 32-bit
         card set) best first, 10 if a seven of trumps can score, the cards held twice, and the
         seven of trumps."""
@@ -410,7 +246,7 @@ class HeuristicPolicy:
         if tg.may_meld(state, seat):
             kinds = rules.melds
             melds = sorted(
-                ((kinds[tg.kind(state, m)].points, _fold32(m))
+                ((kinds[tg.kind(state, m)].points, fold32(m))
                  for m in state.legal_meld_masks(seat)),
                 reverse=True,
             )
@@ -423,7 +259,7 @@ class HeuristicPolicy:
         held = state.hand_masks[seat] | state.shown_masks[seat]
         twice = 0
         for k in range(1, state.copies):
-            twice |= (held >> (32 * k)) & _M32
+            twice |= (held >> (32 * k)) & M32
         return melds, seven_bonus, twice, tg.seven_card
 
     @staticmethod
@@ -465,7 +301,7 @@ class HeuristicPolicy:
         seat = state.turn
         rules = state.rules
         trump = state.trump
-        tg = _targets(rules, trump)
+        tg = meld_targets(rules, trump)
         held = state.hand_masks[seat] | state.shown_masks[seat]
         cost, unseen = self._context(state, tg, held)
         pts_of = rules.card_points
@@ -476,7 +312,7 @@ class HeuristicPolicy:
             ready = self._ready(state, tg, seat)
             opp = 1 - seat
             opp_h = (state.hand_masks[opp] | state.shown_masks[opp]).bit_count()
-            opp_shown = _fold32(state.shown_masks[opp])
+            opp_shown = fold32(state.shown_masks[opp])
             # the copies neither mine nor won (the opponent's, shown or not, and the stock)
             outside = tg.deck_mask & ~(held | state.won_masks[0] | state.won_masks[1])
             beat32, beat_phys = tg.beat32, tg.beat_phys
@@ -557,7 +393,7 @@ class HeuristicPolicy:
                         pts_of[r], -r if s != trump else -r + 100)
 
             return min(legal, key=key)
-        other = _fold32(state.hand_masks[1 - seat])
+        other = fold32(state.hand_masks[1 - seat])
         opp_trumps = other >> (trump * 8) & 0xFF
 
         def lead_key(p: int) -> tuple[int, int, int]:
@@ -586,7 +422,7 @@ class HeuristicAgent:
         """The policy's action for this observation."""
         if len(obs.legal) == 1:
             return obs.legal[0]
-        if obs.turnup is None and obs.stock == 0 and obs.phase in ("lead", "follow"):
+        if obs.end_phase and obs.phase in ("lead", "follow"):
             mine = len(obs.hand)
             if mine <= self.policy.solver_cards:
                 try:

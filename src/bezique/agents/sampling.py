@@ -18,21 +18,27 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..state import FOLLOW, State
-
-if TYPE_CHECKING:
-    from .heuristic import HeuristicPolicy
+from .targets import meld_targets
 
 _TRIES = 200
 _INFER_TRIES = 24  # tries for a world the inference keeps before taking the likeliest seen
 _BURN_IN = 200  # chain steps before the first world when the opponent model is on
 _THIN = 2  # chain steps between worlds
 _PROPOSALS = 4  # tries for a pair of places that can swap
+
+
+class OpponentPolicy(Protocol):
+    """A policy whose choices the opponent model compares with the opponent's (the heuristic)."""
+
+    def choose(self, state: State) -> int:
+        """The action the policy plays in ``state`` for the seat to act."""
+        ...
 
 
 class SamplingError(BeziqueError):
@@ -73,9 +79,7 @@ class _Plan:
         for i in range(hs):
             events.append(("recv", i, "hand"))
         nslots = hs
-        t_exchange_time = -1
-        t_final_time = -1
-        for idx, (player, text) in enumerate(obs.actions):
+        for player, text in obs.actions:
             words = text.split()
             verb = words[0]
             if verb == "play":
@@ -101,7 +105,6 @@ class _Plan:
                 else:
                     events.append(("use", self.seven, "exchange"))
                     events.append(("turnup", -1, "exchange"))
-                    t_exchange_time = idx
             elif verb == "seven":
                 if player == opp:
                     events.append(("use", self.seven, "seven"))
@@ -127,7 +130,6 @@ class _Plan:
                         nslots += 1
                     else:
                         events.append(("turnup", -1, "final"))
-                        t_final_time = idx
                 if left < 2:
                     events.append(("endphase", -1, ""))
             else:  # pragma: no cover - the observation comes from a State
@@ -146,47 +148,8 @@ class _Plan:
         if any(v < 0 for v in init.values()) or sum(init.values()) != hs:
             raise SamplingError("the observation's own cards do not add up to a hand")
         self.my_initial = +init
-        # the turn-up card dealt, when the seat can tell it
-        self.turnup: int | None = None
-        if exchanged_by == seat:
-            self.turnup = self._my_exchange_draw(obs)
-        elif exchanged_by < 0 and obs.turnup is not None:
-            self.turnup = obs.turnup
-        elif exchanged_by < 0 and turnup_taker == seat:
-            self.turnup = draws[-1]
-        # when the opponent took the unknown turn-up, which of its later cards can it be
-        self.turnup_candidates: list[int] = []
-        if self.turnup is None:
-            since = t_exchange_time if exchanged_by == opp else t_final_time
-            cands: list[int] = []
-            for player, text in obs.actions[since + 1 :]:
-                if player != opp:
-                    continue
-                words = text.split()
-                if words[0] in ("play", "meld"):
-                    for tok in words[1:]:
-                        c, shown = _card(tok)
-                        if not shown:
-                            cands.append(c)
-            cands += list(obs.opponent_known)
-            self.turnup_candidates = [
-                c for c in cands
-                if suit_of(c) == obs.trump
-                and (exchanged_by != opp or rank_of(c) != rules.seven_rank)
-            ]
-            if not self.turnup_candidates:
-                raise SamplingError("no card can have been the turn-up")
-
-    def _my_exchange_draw(self, obs: Observation) -> int:
-        """The card the seat received when it exchanged: its draw at that moment."""
-        k = 0
-        for player, text in obs.actions:
-            verb = text.split()[0]
-            if verb == "exchange" and player == obs.seat:
-                return obs.draws[k]
-            if verb == "pass":
-                k += 1
-        raise SamplingError("the seat's exchange has no draw")  # pragma: no cover
+        # the turn-up card dealt: public (everyone saw it turned), even after the opponent took it
+        self.turnup = obs.turnup_dealt
 
     def _known_added(self, turnup: int) -> Counter[int]:
         """How many copies of each card become known in the opponent's concealed hand."""
@@ -221,8 +184,6 @@ class _Plan:
         rules = obs.rules
         declared = rules.seven == "declared"
         turnup = self.turnup
-        if turnup is None:
-            turnup = rng.choice(self.turnup_candidates)
         # how many times a known copy of each card must be the one used: the known copies
         # added less those still known at the end (the rest of the uses come from unknown cards)
         quota = self._known_added(turnup)
@@ -382,7 +343,7 @@ _bits = bit_list
 
 def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
             stock: Sequence[int], infer: bool = False,
-            model: HeuristicPolicy | None = None) -> tuple[State, int, int] | None:
+            model: OpponentPolicy | None = None) -> tuple[State, int, int] | None:
     """The deal replayed through the observed actions; with ``infer``, how many times the
     opponent won a trick and declared nothing though it could have scored; with a ``model``,
     how many of the opponent's stock-phase choices differ from the model's in its place."""
@@ -393,9 +354,7 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
     fresh_turn = False
     targets = None
     if infer:
-        from .heuristic import _targets  # (the heuristic samples worlds too)
-
-        targets = _targets(obs.rules, obs.trump)
+        targets = meld_targets(obs.rules, obs.trump)
     try:
         for player, text in obs.actions:
             if player == opp:
@@ -422,19 +381,21 @@ class WorldSampler:
     passed although it could have declared something: each such pass keeps the world only with
     probability ``1 - infer`` (players seldom pass up points).  ``model`` (0 to 1) does the same
     for each of the opponent's stock-phase plays and declarations that differ from what the
-    heuristic player would have chosen with that world's cards: sensible play reveals the hand.
-    When a few tries find no world kept, the likeliest one seen is taken.  Both 0 sample
-    uniformly among the consistent worlds."""
+    ``policy`` would have chosen with that world's cards (the search AI passes the heuristic
+    player, ``HeuristicPolicy(solver_cards=0)``): sensible play reveals the hand.  ``policy`` is
+    required when ``model`` is not 0.  When a few tries find no world kept, the likeliest one
+    seen is taken.  Both 0 sample uniformly among the consistent worlds."""
 
-    def __init__(self, obs: Observation, infer: float = 0.0, model: float = 0.0) -> None:
+    def __init__(self, obs: Observation, infer: float = 0.0, model: float = 0.0,
+                 policy: OpponentPolicy | None = None) -> None:
         self.obs = obs
         self.plan = _Plan(obs)
         self.infer = infer
-        self._policy: HeuristicPolicy | None = None
+        self._policy: OpponentPolicy | None = None
         if model:
-            from .heuristic import HeuristicPolicy
-
-            self._policy = HeuristicPolicy(solver_cards=0)
+            if policy is None:
+                raise ValueError("an opponent model (model > 0) needs the policy to compare with")
+            self._policy = policy
         self._chain: tuple[_Deal, State, float] | None = None
         self._logs = (math.log(1.0 - infer) if infer else 0.0,
                       math.log(1.0 - model) if model else 0.0)

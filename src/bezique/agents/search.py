@@ -48,9 +48,10 @@ from ..state import LEAD, State
 from .base import register_agent
 from .evaluation import evaluate as learned_evaluate
 from .evaluation import scored32, stock_mask
-from .heuristic import TUNED, HeuristicPolicy, _targets
+from .heuristic import TUNED, HeuristicPolicy
 from .sampling import WorldSampler
 from .solver import EndSolver, SolverBudgetError, hand_mask, solve
+from .targets import meld_targets
 
 
 def deal_value(state: State, seat: int) -> int:
@@ -75,7 +76,7 @@ def potential(state: State, seat: int) -> float:
     rules = state.rules
     copies = state.copies
     trump = state.trump
-    tg = _targets(rules, trump)
+    tg = meld_targets(rules, trump)
     mine = _layers(state.hand_masks[seat] | state.shown_masks[seat], copies)
     pool = _layers(stock_mask(state), copies)
     declare = 0.8 if state.turnup_phys >= 0 else 0.0
@@ -267,7 +268,7 @@ class SearchAgent:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        if obs.turnup is None and obs.stock == 0 and obs.phase in ("lead", "follow"):
+        if obs.end_phase and obs.phase in ("lead", "follow"):
             try:
                 return solve(obs, max_nodes=2_000_000).best
             except SolverBudgetError:
@@ -282,7 +283,8 @@ class SearchAgent:
         action that dropped out of a close call is averaged over the first worlds only)."""
         legal = candidates(obs)
         seat = obs.seat
-        sampler = WorldSampler(obs, self.infer, self.model)
+        sampler = WorldSampler(obs, self.infer, self.model,
+                               HeuristicPolicy(solver_cards=0) if self.model else None)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
         values: dict[str, list[float]] = {t: [] for t in legal}

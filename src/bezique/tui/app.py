@@ -408,9 +408,8 @@ class GameScreen(Screen[None]):
             info.append("  Turn-up ")
             info.append_text(chip(obs.turnup, self.colour))
         del trump
-        stock = Text(f"Stock: {obs.stock} cards" if obs.stock or obs.turnup is not None
-                     else "Stock: empty")
-        if obs.turnup is None:
+        stock = Text(f"Stock: {obs.stock} cards" if not obs.end_phase else "Stock: empty")
+        if obs.end_phase:
             stock.append(" · follow suit", "dim")
         whose = Text(self._whose(obs), "bold yellow" if self.colour else "bold")
         self.query_one("#score", Static).update(
@@ -469,7 +468,7 @@ class GameScreen(Screen[None]):
         choices.display = False
         self._set_mode("play")
         self.query_one("#hand", HandView).focus()
-        center.border_title = f"Table · trick {len(obs.tricks) + 1}" if not s.deal_over() \
+        center.border_title = f"Table · trick {obs.tricks_played + 1}" if not s.deal_over() \
             else "Table"
         lines: list[Text] = []
         if obs.trick:

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import click
 
-
-def register(group: click.Group) -> None:
-    """Add this layer's commands to ``group``."""
-    group.add_command(serve)
+from .common import fail
 
 
-@click.command()
+@click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on.")
@@ -25,16 +22,14 @@ def serve(host: str, port: int, db: str | None, delay: float) -> None:
 
     import uvicorn
 
-    from .cli import fail
-    from .web.app import create_app
-    from .web.store import default_db_path
+    from ..web.app import create_app
+    from ..web.store import default_db_path
 
     path = db or str(default_db_path())
     try:
         app = create_app(path, computer_delay=delay)
     except (OSError, sqlite3.Error) as e:
         fail(f"cannot open the database {path}: {e}")
-        return
     click.echo(f"Bezique: open http://{host}:{port}/ in your browser (games stored in {path})")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)

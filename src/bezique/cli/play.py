@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import click
 
-from .errors import BeziqueError
+from ..errors import BeziqueError
+from .common import fail, parse_options
 
 
-def register(group: click.Group) -> None:
-    """Add this layer's commands to ``group``."""
-    group.add_command(play)
-
-
-@click.command()
+@click.command("play")
 @click.option("--level", type=click.IntRange(1, 5), default=None,
               help="The computer's strength, 1 (beginner) to 5.")
 @click.option("--variant", type=click.Choice(["bezique", "binocle"]), default=None,
@@ -33,14 +29,13 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
     Without --level, --variant or --target a start screen asks for them. The game is saved after
     every move (see --where); `bezique replay FILE` reads it back.
     """
-    from .cli import fail, parse_options
-    from .tui.session import PlayConfig, Session, save_path
+    from ..tui.session import PlayConfig, Session, save_path
 
     path = save_path()
     if where:
         click.echo(str(path))
         return
-    from .agents.levels import DEFAULT_LEVEL
+    from ..agents.levels import DEFAULT_LEVEL
 
     try:
         config = PlayConfig(level=level or DEFAULT_LEVEL, variant=variant or "bezique",
@@ -50,7 +45,7 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
             Session.resume(path)  # a clear one-line error now rather than inside the app
     except BeziqueError as e:
         fail(str(e))
-    from .tui.app import BeziqueApp
+    from ..tui.app import BeziqueApp
 
     chosen = level is not None or variant is not None or target is not None or bool(options)
     app = BeziqueApp(config, path, resume=resume, show_start=not chosen, delay=delay)

@@ -1,4 +1,4 @@
-"""Commands of the `bezique` CLI for the arena and engine layer: ``arena`` and ``engine``."""
+"""``bezique arena``: two agents matched on duplicated deals (:mod:`bezique.arena`)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,12 @@ import sys
 
 import click
 
-from .errors import BeziqueError
-from .rules import OPTION_NAMES, Rules
+from ..errors import BeziqueError
+from ..rules import OPTION_NAMES, Rules
+from .common import fail, parse_options
 
 
-def register(group: click.Group) -> None:
-    """Add the arena and engine layer's commands to ``group``."""
-    group.add_command(arena)
-    group.add_command(engine)
-
-
-@click.command()
+@click.command("arena")
 @click.argument("agent_a", metavar="A")
 @click.argument("agent_b", metavar="B")
 @click.option("--games", type=int, default=None,
@@ -43,8 +38,7 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
     A and B are agent specs such as ``heuristic`` or ``search:samples=50``.  Reports wins,
     points per deal and the Elo difference A minus B with its 95% interval.
     """
-    from .arena import run_match
-    from .cli import fail, parse_options
+    from ..arena import run_match
 
     if games is not None and deals is not None:
         fail("give --games or --deals, not both")
@@ -99,11 +93,3 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
                f"(95% interval {lo:+.1f} to {hi:+.1f})")
     if save:
         click.echo(f"records saved in {save}")
-
-
-@click.command()
-def engine() -> None:
-    """Speak the engine protocol: JSON lines on stdin and stdout (see the README)."""
-    from .engine import run
-
-    run(sys.stdin, sys.stdout)

@@ -1,0 +1,31 @@
+"""The ``bezique`` command: the group :func:`main` and its subcommands, one module each.
+
+``bezique.cli:main`` is the console script; ``python -m bezique`` and ``python -m bezique.cli``
+run it too.  The subcommand modules (``demo``, ``replay``, ``play``, ``serve``, ``arena``,
+``engine``, ``agents``, ``solve``) define plain click commands and import only
+:mod:`bezique.cli.common` (one-line errors, option parsing) of this package; this module adds them
+to the group, so imports go one way.  Every error a user can cause prints one line and exits with
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .. import COMPILED
+from . import agents, arena, demo, engine, play, replay, serve, solve
+from .common import fail, parse_options
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bezique", message="bezique %(version)s ("
+                      + ("compiled with mypyc" if COMPILED else "pure Python") + ")")
+def main() -> None:
+    """Bezique and Binocle: play, replay and study the game."""
+
+
+for _command in (demo.demo, replay.replay_cmd, agents.agents_cmd, solve.solve_cmd, arena.arena,
+                 engine.engine, play.play, serve.serve):
+    main.add_command(_command)
+
+__all__ = ["fail", "main", "parse_options"]

@@ -1,0 +1,65 @@
+"""``bezique demo``: two random players, printed trick by trick."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import click
+
+from ..errors import BeziqueError
+from ..game import Game
+from ..narrate import deal_header, step_lines
+from ..rules import OPTION_NAMES, Rules
+from .common import fail, parse_options, whole
+
+
+@click.command("demo")
+@click.option("--variant", default="bezique", show_default=True, help="bezique or binocle")
+@click.option("--seed", default=None, metavar="INTEGER",
+              help="Seed for the shuffle and the players: the same seed gives the same game.")
+@click.option("--deals", default="1", show_default=True, metavar="INTEGER",
+              help="Deals to play (0: a whole game to the target).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
+              help=f"A rule option ({', '.join(OPTION_NAMES)}).")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Write the game as a record to this file (replay it with 'bezique replay').")
+def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
+         save: str | None) -> None:
+    """Watch two random players play, trick by trick."""
+    try:
+        rules = Rules.preset(variant, **parse_options(options))
+    except BeziqueError as e:
+        fail(str(e))
+    seed_n = whole(seed, "--seed", minimum=None) if seed is not None else None
+    deals_n = whole(deals, "--deals", minimum=0)
+    out = None
+    if save:  # open it now, so that a bad path fails before the game is played
+        try:
+            out = open(save, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as e:
+            fail(f"cannot write {save}: {e.strerror or e}")
+    rng = random.Random(seed_n)
+    game = Game(rules, seed=seed_n)
+    names = ("North", "South")
+    played = 0
+    while True:
+        state = game.state
+        for line in deal_header(state, played + 1, names):
+            click.echo(line)
+        while not state.is_terminal():
+            before = state.clone()
+            a = rng.choice(state.legal_actions())
+            state.apply_action(a)
+            for line in step_lines(before, a, state, names):
+                click.echo(line)
+        played += 1
+        if game.is_over() or (deals_n and played >= deals_n):
+            break
+        game.next_deal()
+        click.echo("")
+    if out is not None:
+        with out:
+            json.dump(game.to_record(), out, indent=1)
+            out.write("\n")
+        click.echo(f"Record written to {save}; replay it with: bezique replay {save}")
