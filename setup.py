@@ -43,6 +43,7 @@ COMPILED_MODULES = (
     "src/bezique/tricks.py",
     "src/bezique/scoring.py",
     "src/bezique/position.py",
+    "src/bezique/declaring.py",
     "src/bezique/state.py",
     "src/bezique/agents/targets.py",
     "src/bezique/agents/solver.py",

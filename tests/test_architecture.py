@@ -23,13 +23,12 @@ PACKAGE = SRC / "bezique"
 # ceiling.
 MAX_LINES = 600
 TOO_LONG = {
-    "bezique.state": 760,
     "bezique.tui.app": 850,
     "bezique.web.app": 884,
 }
 
 # The modules that make up the engine itself and may use a State's private attributes.
-ENGINE = {"bezique.state", "bezique.position"}
+ENGINE = {"bezique.state", "bezique.declaring", "bezique.position"}
 
 
 def module_name(path: Path) -> str:

@@ -22,27 +22,20 @@ from collections.abc import Sequence
 from . import actions as act
 from .cards import (
     CARD_MASK32,
-    JACK,
-    KING,
-    QUEEN,
     bits,
     card_name,
     card_symbol,
     fold_copies,
-    make_card,
     mask_of,
     rank_of,
     replicate,
     suit_of,
 )
 from .deal import checked_deal, shuffled_deal
+from .declaring import Declaring
 from .errors import IllegalActionError, RecordError
 from .melds import (
-    cards_sym,
-    known_concealed,
-    meld_problem,
     quick_patterns,
-    reuse_problem,
     shown_groups,
 )
 from .observation import Observation, observe
@@ -57,20 +50,15 @@ from .position import (
     PHASE_NAMES,
     REASONS,
     Event,
-    Position,
     _set,
 )
 from .rules import Rules
-from .scoring import game_winner
 from .tricks import beats, follow_mask, follow_problem
-
-_PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
-_COURT = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
 
 __all__ = ["DECLARE", "FOLLOW", "LEAD", "OVER", "PHASE_NAMES", "REASONS", "Event", "State"]
 
 
-class State(Position):
+class State(Declaring):
     """One deal of a two-handed game, with the game totals it started from.
 
     Build it with :meth:`new_deal` (a seeded shuffle) or :meth:`from_cards` (a deal given card by
@@ -251,37 +239,6 @@ class State(Position):
             out.append(act.CARTE)
         return out
 
-    def _carte_problem(self, seat: int) -> str | None:
-        """Why ``seat`` may not declare carte blanche now (RULES.md 9.0.4, 9.10), or None."""
-        if not self._carte:
-            return f"there is no carte blanche in {self.rules.variant}"
-        state = self._carte[seat]
-        if self.phase_id == DECLARE or self.stock_pos >= self._nstock:
-            return "carte blanche is declared before you play a card, while the stock lasts"
-        if state == CARTE_NOT_YET:
-            hand = fold_copies(self.hand_masks[seat], self.copies)
-            if any(hand >> (s * 8) & _COURT for s in range(4)):
-                return "carte blanche needs a hand with no king, queen or jack"
-            return None
-        if state >= 0:
-            return None
-        if state == CARTE_ON:
-            return "you may repeat carte blanche only after drawing a card that is no court card"
-        return "carte blanche is declared before your first card"
-
-    def _declare_carte(self, seat: int) -> None:
-        problem = self._carte_problem(seat)
-        if problem:
-            raise IllegalActionError(problem)
-        snap = self._snapshot(act.CARTE)
-        state = self._carte[seat]
-        shown = self.hand_masks[seat] if state == CARTE_NOT_YET else 1 << state
-        self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] | shown)
-        again = CARTE_ON if self.rules.carte_blanche_repeat else CARTE_OFF
-        self._carte = _set(self._carte, seat, again)
-        self._score(seat, self.rules.carte_points, "carte", "repeat" if state >= 0 else "hand")
-        self._prev = snap
-
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
         if self.copies == 2:
@@ -323,25 +280,6 @@ class State(Position):
             out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, self.copies))
         return out
 
-    def _declare_actions(self, seat: int) -> list[int]:
-        rules = self.rules
-        if self._dmelds < rules.melds_per_trick:
-            out = [m << 9 for m in self.legal_meld_masks(seat)]  # act.meld_action
-        else:
-            out = []
-        if rules.turnup and not self._dseven and (
-            not rules.seven_counts_as_meld or self._dmelds < rules.melds_per_trick
-        ):
-            sevens = self.hand_masks[seat] & _replicate(1 << (self.trump * 8 + rules.seven_rank),
-                                                   self.copies)
-            if sevens:
-                if self.can_exchange(seat):
-                    out.append(act.EXCHANGE)
-                if sevens & ~self.scored_sevens and rules.seven == "declared":
-                    out.append(act.SEVEN)
-        out.append(act.PASS)
-        return out
-
     # ------------------------------------------------------------------ applying
 
     def apply_action(self, action: int) -> None:
@@ -381,11 +319,6 @@ class State(Position):
             self._meld(seat, action >> 9)
         else:
             raise IllegalActionError(f"{action} is not an action")
-
-    def _not_declaring_msg(self) -> str:
-        if self.stock_pos >= self._nstock:
-            return "nothing can be declared once the stock is exhausted"
-        return "you can only declare after winning a trick"
 
     def _play(self, seat: int, p: int) -> None:
         bit = 1 << p
@@ -567,164 +500,6 @@ class State(Position):
         self.phase_id = LEAD
         if self._carte:
             self._carte_draws(seat, pos - take)
-
-    def _carte_draws(self, seat: int, pos: int) -> None:
-        """After a draw from ``pos``: a seat that declared carte blanche may repeat it with a
-        drawn card that is no court card; a court card ends the right for good."""
-        n = len(self.hand_masks)
-        carte = list(self._carte)
-        for i in range(n):
-            who = (seat + i) % n
-            if carte[who] == CARTE_ON and pos + i < self._nstock:
-                q = self.stock[pos + i]
-                carte[who] = CARTE_OFF if _COURT >> (q & 7) & 1 else q
-        self._carte = tuple(carte)
-
-    def _seven_action(self, seat: int, action: int) -> None:
-        rules = self.rules
-        name = "exchange" if action == act.EXCHANGE else "seven"
-        trump7 = card_symbol(make_card(rules.seven_rank, self.trump))
-        if self.phase_id != DECLARE:
-            raise IllegalActionError(self._not_declaring_msg())
-        if self._dseven:
-            raise IllegalActionError(
-                f"you have already scored a {trump7} this turn (exchange or declare, not both)"
-            )
-        if rules.seven_counts_as_meld and self._dmelds >= rules.melds_per_trick:
-            raise IllegalActionError("you have already declared this turn")
-        if action == act.EXCHANGE:
-            if not any(self._trump_sevens(seat)):
-                raise IllegalActionError(f"you need the {trump7} to exchange for the turn-up")
-            if rank_of(self.turnup_phys) == rules.seven_rank:
-                raise IllegalActionError(
-                    "the turn-up is already a seven of trumps: there is nothing to exchange"
-                )
-            q = self.unscored_seven(seat)
-            if q < 0:
-                q = next(self._trump_sevens(seat))
-        else:
-            if rules.seven == "played":
-                raise IllegalActionError(
-                    "with seven = played a seven of trumps scores when it is played to a trick"
-                )
-            q = self.unscored_seven(seat)
-            if q < 0:
-                raise IllegalActionError(f"you hold no {trump7} that has not scored")
-        snap = self._snapshot(action)
-        scores = not self.scored_sevens >> q & 1
-        if action == act.EXCHANGE:
-            tu = self.turnup_phys
-            hand = (self.hand_masks[seat] & ~(1 << q)) | (1 << tu)
-            self.hand_masks = _set(self.hand_masks, seat, hand)
-            known = (self.known_masks[seat] & ~(1 << q)) | (1 << tu)
-            self.known_masks = _set(self.known_masks, seat, known)
-            self.turnup_phys = q
-        else:
-            self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] | (1 << q))
-        self._dseven = True
-        if rules.seven_counts_as_meld:
-            self._dmelds += 1
-        if scores:
-            self.scored_sevens |= 1 << q
-            self._score(seat, rules.seven_points, "seven", name)
-        self._prev = snap
-
-    def _meld(self, seat: int, mask: int) -> None:
-        rules = self.rules
-        if self.phase_id != DECLARE:
-            raise IllegalActionError(self._not_declaring_msg())
-        if self._dmelds >= rules.melds_per_trick:
-            n = rules.melds_per_trick
-            raise IllegalActionError(
-                f"you may declare {n} meld{'s' if n > 1 else ''} per trick won; win another trick"
-            )
-        held = self.hand_masks[seat] | self.shown_masks[seat]
-        if mask & ~held:
-            raise IllegalActionError(f"you do not hold {cards_sym(mask & ~held)}")
-        asked = mask
-        mask = known_concealed(mask, self.hand_masks[seat], self.known_masks[seat], self.copies)
-        kind = self.classify(mask)
-        if kind < 0:
-            raise IllegalActionError(f"{cards_sym(mask)} is not a meld")
-        restore = -1
-        if rules.reuse == "classic":
-            problem = meld_problem(rules, kind, mask, self.hand_masks[seat],
-                                   self.shown_masks[seat], self.used_masks[seat],
-                                   self.meld_log[seat])
-        else:
-            problem, restore = reuse_problem(rules, kind, mask, self.hand_masks[seat],
-                                             self.shown_masks[seat], self.meld_log[seat],
-                                             self._restored[seat])
-        if problem:
-            raise IllegalActionError(problem)
-        if mask != asked or mask not in self.legal_meld_masks(seat):
-            raise IllegalActionError(
-                f"{act.meld_action(asked)} is not a legal action: {cards_sym(mask)} is declared "
-                "with other copies (see legal_actions)"
-            )
-        snap = self._snapshot(act.meld_action(mask))
-        k = rules.melds[kind]
-        self.meld_log = _set(self.meld_log, seat, (*self.meld_log[seat], (kind, mask)))
-        used = self.used_masks[seat]
-        self.used_masks = _set(self.used_masks, seat, _set(used, k.cls, used[k.cls] | mask))
-        self.hand_masks = _set(self.hand_masks, seat, self.hand_masks[seat] & ~mask)
-        self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] | mask)
-        self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~mask)
-        if restore >= 0:
-            self._restored = _set(self._restored, seat, self._restored[seat] | 1 << restore)
-        if self.trump < 0 and (k.shape in ("royal", "sequence")
-                               or (k.shape in _PAIRS and rules.bezique_pair == "trump")):
-            # the first marriage or sequence fixes trumps (a bezique too, where it follows them)
-            queen = next(q for q in bits(mask) if rank_of(q) == QUEEN)
-            self.trump = suit_of(queen)
-            self._patterns = quick_patterns(rules, self.trump)
-        self._dmelds += 1
-        self._score(seat, k.points, "meld", k.name)
-        self._prev = snap
-
-    # ------------------------------------------------------------------ scoring and the end
-
-    def _score(self, seat: int, pts: int, reason: str, detail: str) -> None:
-        self._scores = _set(self._scores, seat, self._scores[seat] + pts)
-        self._events = (*self._events, (seat, pts, reason, detail))
-        if (
-            self.rules.end_check == "immediate"
-            and self._winner < 0
-            and self.totals[seat] + self._scores[seat] >= self.rules.target
-        ):
-            self._winner = seat
-            self.phase_id = OVER
-
-    def _end_deal(self) -> None:
-        rules = self.rules
-        win = self._last
-        if rules.last_trick == "final":
-            self._score(win, rules.last_trick_points, "last trick", "final")
-            if self.phase_id == OVER:
-                return
-        if rules.settlement == "portland":  # each deal is a game: settle it (RULES.md 9.0.7)
-            self.phase_id = OVER
-            self._winner = self.settlement().winner
-            return
-        n = len(self._scores)
-        order = [(self.dealer + 1 + i) % n for i in range(n)]  # from the dealer's left
-        immediate = rules.brisques == "immediate"
-        before = [
-            self.totals[i] + self._scores[i] - (self._bris[i] if immediate else 0)
-            for i in range(n)
-        ]
-        if not immediate:
-            for seat in order:
-                if self._bris[seat]:
-                    self._score(seat, self._bris[seat], "brisques", "counted")
-                    if self.phase_id == OVER:
-                        return
-        self.phase_id = OVER
-        if rules.end_check == "immediate":
-            return
-        # a tie goes to the taker of the last trick: the one that scored as last (24th or 32nd)
-        last = next((e[0] for e in self._events if e[2] == "last trick"), win)
-        self._winner = game_winner(rules.target, before, self.game_scores, order, last)
 
     def apply(self, action: int | str) -> None:
         """Apply an action given as int or text (see :meth:`string_to_action`)."""
