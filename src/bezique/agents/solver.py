@@ -78,12 +78,46 @@ def _remove(h: int, c: int) -> int:
     return h ^ (k >> 32)
 
 
+_REP_TABLES: dict[tuple[int, ...], list[int]] = {}
+_ORDER_TABLES: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
+
+def _rep_table(points: tuple[int, ...]) -> list[int]:
+    """The table of :meth:`EndSolver._suit_reps` for these card points (filled lazily: -1 where
+    not computed yet), shared by every solver of the same points."""
+    t = _REP_TABLES.get(points)
+    if t is None:
+        t = _REP_TABLES[points] = [-1] * 65536
+    return t
+
+
+def _order_table(points: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """For each 8-bit set of ranks of one suit: its ranks, cheapest first (fewest points, then
+    the lowest card): the order a follower tries its cards."""
+    t = _ORDER_TABLES.get(points)
+    if t is None:
+        t = []
+        for m in range(256):
+            ranks = [r for r in range(8) if m >> r & 1]
+            ranks.sort(key=lambda r: (points[r], -r))
+            t.append(tuple(ranks))
+        _ORDER_TABLES[points] = t
+    return t
+
+
 class SolverBudgetError(BeziqueError):
     """The solver's node budget ran out before it proved the value."""
 
 
 class EndSolver:
-    """A reusable solver for one rule set and trump suit (its tables are built once)."""
+    """A reusable solver for one rule set and trump suit (its tables are built once).
+
+    The search works trick by trick: a node is a position at the start of a trick (the leader's
+    hand, the follower's hand), the follower's replies to each lead are searched inside it, and
+    only these nodes go to the transposition table, which keeps a lower and an upper bound of
+    each position's value (so the null-window searches of the driver, MTD(f), share it).
+    ``nodes`` counts these trick nodes.
+    """
 
     def __init__(self, rules: Rules, trump: int, max_nodes: int | None = None) -> None:
         self.rules = rules
@@ -93,11 +127,13 @@ class EndSolver:
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.nodes = 0
         self.max_nodes = max_nodes
-        self._reps: dict[int, int] = {}
         # suit masks and "higher than" masks per card
         self._suit = tuple(0xFF << (8 * (c >> 3)) for c in range(32))
         self._higher = tuple(((1 << (c & 7)) - 1) << (8 * (c >> 3)) for c in range(32))
         self._trumps = 0xFF << (8 * trump)
+        self._shift = 32 * max(rules.copies, 2)
+        self._rtab = _rep_table(tuple(rules.card_points))
+        self._otab = _order_table(tuple(rules.card_points))
 
     # ------------------------------------------------------------------ move generation
 
@@ -105,8 +141,8 @@ class EndSolver:
         """Representatives among my 8 bits of one suit: one per run of equal-point cards that
         no blocking card (the other side's, or the card led) separates."""
         key = mine << 8 | block
-        r = self._reps.get(key)
-        if r is not None:
+        r = self._rtab[key]
+        if r >= 0:
             return r
         pts = self.rules.card_points
         out = 0
@@ -122,7 +158,7 @@ class EndSolver:
                 open_ = True
             if b:
                 open_ = False
-        self._reps[key] = out
+        self._rtab[key] = out
         return out
 
     def _reps_of(self, allow: int, block: int) -> int:
@@ -145,76 +181,252 @@ class EndSolver:
             return (c & 7) < (lead & 7)
         return c >> 3 == self.trump
 
+    def _points(self, h: int) -> int:
+        """The card points of a layered mask."""
+        pts = self.pts
+        total = 0
+        while h:
+            low = h & -h
+            total += pts[(low.bit_length() - 1) & 31]
+            h ^= low
+        return total
+
     # ------------------------------------------------------------------ search
 
-    def search(self, me: int, opp: int, lead: int, alpha: int, beta: int) -> int:
-        """Value for the player to act holding ``me`` (``lead`` = card led by the other, or -1)."""
+    def _lead(self, me: int, opp: int, rem: int, alpha: int, beta: int) -> int:
+        """Value for the player to lead holding ``me`` against ``opp`` (as many cards), fail-soft
+        within (alpha, beta); ``rem`` is the card points of both hands."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SolverBudgetError(f"the solver gave up after {self.max_nodes} nodes")
-        key = (me << 70) | (opp << 6) | (lead + 1)
+        pts = self.pts
+        if me & (me - 1) == 0:
+            # the last trick: one card each
+            c = me.bit_length() - 1
+            f = opp.bit_length() - 1
+            v = pts[c] + pts[f] + self.last_bonus
+            if (c ^ f) & 24 == 0:
+                return -v if (f & 7) < (c & 7) else v
+            return -v if f >> 3 == self.trump else v
+        top = rem + self.last_bonus
+        if top <= alpha:
+            return top
+        if -top >= beta:
+            return -top
+        key = (me << self._shift) | opp
         tt = self.tt
         ent = tt.get(key)
-        ttmove = -1
+        ttm = -1
+        lo = -_INF
+        hi = _INF
         if ent is not None:
-            v, flag, ttmove = ent
-            if flag == _EXACT:
-                return v
-            if flag == _LOWER:
-                if v >= beta:
-                    return v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v <= alpha:
-                    return v
-                if v < beta:
-                    beta = v
+            lo, hi, ttm = ent
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
         a0 = alpha
+        # ---- the leads, ordered: the table's move, then cards the other side cannot beat
+        # (richest first), then the rest (cheapest first)
+        fold = me & M32
+        ofold = opp & M32
+        rtab = self._rtab
+        higher = self._higher
+        suit = self._suit
+        trumps = self._trumps
+        otrumps = ofold & trumps
+        reps = 0
+        for sh in (0, 8, 16, 24):
+            m = fold >> sh & 0xFF
+            if m:
+                k = m << 8 | (ofold >> sh & 0xFF)
+                r = rtab[k]
+                if r < 0:
+                    r = self._suit_reps(m, ofold >> sh & 0xFF)
+                reps |= r << sh
+        keys: list[int] = []
+        while reps:
+            low = reps & -reps
+            c = low.bit_length() - 1
+            reps ^= low
+            if c == ttm:
+                keys.append(c)
+            elif not ofold & higher[c] and (low & trumps or ofold & suit[c] or not otrumps):
+                keys.append((64 - pts[c]) << 8 | (c & 7) << 5 | c)
+            else:
+                keys.append((128 + pts[c]) << 8 | (7 - (c & 7)) << 5 | c)
+        keys.sort()
         best = -_INF
         bestmove = -1
-        if lead < 0:
-            moves = self._order_lead(me, opp, ttmove)
-            for c in moves:
-                me2 = _remove(me, c)
-                v = -self.search(opp, me2, c, -beta, -alpha)
-                if v > best:
-                    best, bestmove = v, c
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-        else:
-            folded = me & M32
-            allow = self._follow_allow(folded, lead)
-            reps = self._reps_of(allow, (opp & M32) | (1 << lead))
-            moves = self._order_follow(reps, lead, ttmove)
-            pts_lead = self.pts[lead]
-            for c in moves:
-                me2 = _remove(me, c)
-                pts = pts_lead + self.pts[c]
-                last = me2 == 0
-                if last:
-                    pts += self.last_bonus
-                if self._beats(lead, c):
-                    v = pts if last else pts + self.search(me2, opp, -1, alpha - pts, beta - pts)
+        otab = self._otab
+        trump = self.trump
+        for kc in keys:
+            c = kc & 31
+            # me less one copy of c
+            k = 1 << (c + 32)
+            if me & k:
+                k2 = k << 32
+                while me & k2:
+                    k = k2
+                    k2 <<= 32
+                me2 = me ^ k
+            else:
+                me2 = me ^ (1 << c)
+            pc = pts[c]
+            # the follower's replies: all of them win, or all lose
+            sc = c >> 3
+            same = ofold & suit[c]
+            if same:
+                hi_same = same & higher[c]
+                if hi_same:
+                    allow = hi_same
+                    win = True
                 else:
-                    v = -pts if last else -pts - self.search(opp, me2, -1, -beta - pts,
-                                                             -alpha - pts)
-                if v > best:
-                    best, bestmove = v, c
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
+                    allow = same
+                    win = False
+                fs = sc
+            elif otrumps:
+                allow = otrumps
+                win = True
+                fs = trump
+            else:
+                allow = ofold
+                win = False
+                fs = -1
+            block = (me2 & M32) | (1 << c)
+            replies: list[int] = []
+            if fs >= 0:
+                sh = 8 * fs
+                m = allow >> sh & 0xFF
+                bl = block >> sh & 0xFF
+                r = rtab[m << 8 | bl]
+                if r < 0:
+                    r = self._suit_reps(m, bl)
+                for rank in (otab[r][::-1] if win else otab[r]):
+                    replies.append(sh + rank)
+            else:
+                rk: list[int] = []
+                for sh in (0, 8, 16, 24):
+                    m = allow >> sh & 0xFF
+                    if m:
+                        bl = block >> sh & 0xFF
+                        r = rtab[m << 8 | bl]
+                        if r < 0:
+                            r = self._suit_reps(m, bl)
+                        for rank in otab[r]:
+                            rk.append((pts[rank] << 8) | (7 - rank) << 5 | (sh + rank))
+                rk.sort()
+                for x in rk:
+                    replies.append(x & 31)
+            worst = _INF
+            for f in replies:
+                k = 1 << (f + 32)
+                if opp & k:
+                    k2 = k << 32
+                    while opp & k2:
+                        k = k2
+                        k2 <<= 32
+                    opp2 = opp ^ k
+                else:
+                    opp2 = opp ^ (1 << f)
+                p = pc + pts[f]
+                b = beta if beta < worst else worst
+                if win:
+                    v = -p - self._lead(opp2, me2, rem - p, -b - p, -alpha - p)
+                else:
+                    v = p + self._lead(me2, opp2, rem - p, alpha - p, b - p)
+                if v < worst:
+                    worst = v
+                    if worst <= alpha:
+                        break
+            if worst > best:
+                best = worst
+                bestmove = c
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
         if best <= a0:
-            flag = _UPPER
+            if best < hi:
+                hi = best
+            if ttm >= 0:
+                bestmove = ttm
         elif best >= beta:
-            flag = _LOWER
+            if best > lo:
+                lo = best
         else:
-            flag = _EXACT
-        tt[key] = (best, flag, bestmove)
+            lo = hi = best
+        tt[key] = (lo, hi, bestmove)
         return best
+
+    def _follow(self, me: int, opp: int, lead: int, rem: int, alpha: int, beta: int) -> int:
+        """Value for the player following ``lead`` with ``me`` (the leader holds ``opp``, one card
+        fewer), fail-soft within (alpha, beta); ``rem`` is the card points of both hands."""
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SolverBudgetError(f"the solver gave up after {self.max_nodes} nodes")
+        best = -_INF
+        for c in self._order_follow(self._reps_of(self._follow_allow(me & M32, lead),
+                                                  (opp & M32) | (1 << lead)), lead, -1):
+            v = self._after_follow(me, opp, lead, c, rem, alpha, beta)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _after_follow(self, me: int, opp: int, lead: int, c: int, rem: int, alpha: int,
+                      beta: int) -> int:
+        """Value for the follower of following ``lead`` with ``c`` (fail-soft in the window)."""
+        me2 = _remove(me, c)
+        p = self.pts[lead] + self.pts[c]
+        win = self._beats(lead, c)
+        if me2 == 0:
+            p += self.last_bonus
+            return p if win else -p
+        rem2 = rem - self.pts[c]
+        if win:
+            return p + self._lead(me2, opp, rem2, alpha - p, beta - p)
+        return -p - self._lead(opp, me2, rem2, -beta - p, -alpha - p)
+
+    def _window(self, me: int, opp: int, lead: int, rem: int, alpha: int, beta: int) -> int:
+        if lead < 0:
+            return self._lead(me, opp, rem, alpha, beta)
+        return self._follow(me, opp, lead, rem, alpha, beta)
+
+    def _mtdf(self, me: int, opp: int, lead: int, rem: int, guess: int) -> int:
+        """The exact value by a sequence of null-window searches (MTD(f))."""
+        lo = -_INF
+        hi = _INF
+        g = guess
+        while lo < hi:
+            b = g + 1 if g == lo else g
+            g = self._window(me, opp, lead, rem, b - 1, b)
+            if g < b:
+                hi = g
+            else:
+                lo = g
+        return g
+
+    def _exact(self, me: int, opp: int, lead: int, rem: int) -> int:
+        """The exact value."""
+        return self._window(me, opp, lead, rem, -_INF, _INF)
+
+    def search(self, me: int, opp: int, lead: int, alpha: int, beta: int) -> int:
+        """Value for the player to act holding ``me`` (``lead`` = card led by the other, or -1),
+        fail-soft within (alpha, beta); exact for the full window."""
+        if me == 0:
+            return 0
+        rem = self._points(me) + self._points(opp)
+        if alpha <= -_INF and beta >= _INF:
+            return self._exact(me, opp, lead, rem)
+        return self._window(me, opp, lead, rem, alpha, beta)
 
     def _order_lead(self, me: int, opp: int, ttmove: int) -> list[int]:
         folded = me & M32
@@ -251,13 +463,26 @@ class EndSolver:
         return [m[-1] for m in moves]
 
     def best_move(self, me: int, opp: int, lead: int) -> tuple[int, int]:
-        """(best card, value) for the player to act; the best card is -1 with an empty hand."""
+        """(best card, value) for the player to act; the best card is -1 with an empty hand.
+
+        Of several cards of the best value, the first in the order of :meth:`_order_lead` or
+        :meth:`_order_follow` (without a table move) is returned."""
         if me == 0:
             return -1, 0
-        v = self.search(me, opp, lead, -_INF, _INF)
-        key = (me << 70) | (opp << 6) | (lead + 1)
-        move = self.tt[key][2]
-        return move, v
+        rem = self._points(me) + self._points(opp)
+        v = self._exact(me, opp, lead, rem)
+        if lead < 0:
+            for c in self._order_lead(me, opp, -1):
+                # the value of leading c is minus the follower's: at least v?
+                me2 = _remove(me, c)
+                if -self._follow(opp, me2, c, rem - self.pts[c], -v, -v + 1) >= v:
+                    return c, v
+        else:
+            reps = self._reps_of(self._follow_allow(me & M32, lead), (opp & M32) | (1 << lead))
+            for c in self._order_follow(reps, lead, -1):
+                if self._after_follow(me, opp, lead, c, rem, v - 1, v) >= v:
+                    return c, v
+        raise AssertionError("no move reaches the value")  # pragma: no cover
 
 
 def solve_hands(
