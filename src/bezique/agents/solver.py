@@ -78,73 +78,26 @@ def _remove(h: int, c: int) -> int:
     return h ^ (k >> 32)
 
 
-_REP_TABLES: dict[tuple[int, ...], list[int]] = {}
-_ORDER_TABLES: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-
-
-def _rep_table(points: tuple[int, ...]) -> list[int]:
-    """The table of :meth:`EndSolver._suit_reps` for these card points (filled lazily: -1 where
-    not computed yet), shared by every solver of the same points."""
-    t = _REP_TABLES.get(points)
-    if t is None:
-        t = _REP_TABLES[points] = [-1] * 65536
-    return t
-
-
-def _order_table(points: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """For each 8-bit set of ranks of one suit: its ranks, cheapest first (fewest points, then
-    the lowest card): the order a follower tries its cards."""
-    t = _ORDER_TABLES.get(points)
-    if t is None:
-        t = []
-        for m in range(256):
-            ranks = [r for r in range(8) if m >> r & 1]
-            ranks.sort(key=lambda r: (points[r], -r))
-            t.append(tuple(ranks))
-        _ORDER_TABLES[points] = t
-    return t
-
-
-class SolverBudgetError(BeziqueError):
-    """The solver's node budget ran out before it proved the value."""
-
-
-class EndSolver:
-    """A reusable solver for one rule set and trump suit (its tables are built once).
-
-    The search works trick by trick: a node is a position at the start of a trick (the leader's
-    hand, the follower's hand), the follower's replies to each lead are searched inside it, and
-    only these nodes go to the transposition table, which keeps a lower and an upper bound of
-    each position's value (so the null-window searches of the driver, MTD(f), share it).
-    ``nodes`` counts these trick nodes.
+class _Tables:
+    """Move tables for one set of card points (filled lazily, shared by every solver with those
+    points).  Indexes pack a suit ``s``, a flag, my 8 bits of the suit and the 8 bits of the
+    cards that block equivalence (or of the other hand): ``s << 17 | flag << 16 | m << 8 | b``.
     """
 
-    def __init__(self, rules: Rules, trump: int, max_nodes: int | None = None) -> None:
-        self.rules = rules
-        self.trump = trump
-        self.pts = tuple(rules.card_points[c & 7] for c in range(32))
-        self.last_bonus = rules.last_trick_points if rules.last_trick == "final" else 0
-        self.tt: dict[int, tuple[int, int, int]] = {}
-        self.nodes = 0
-        self.max_nodes = max_nodes
-        # suit masks and "higher than" masks per card
-        self._suit = tuple(0xFF << (8 * (c >> 3)) for c in range(32))
-        self._higher = tuple(((1 << (c & 7)) - 1) << (8 * (c >> 3)) for c in range(32))
-        self._trumps = 0xFF << (8 * trump)
-        self._shift = 32 * max(rules.copies, 2)
-        self._rtab = _rep_table(tuple(rules.card_points))
-        self._otab = _order_table(tuple(rules.card_points))
+    def __init__(self, points: tuple[int, ...]) -> None:
+        self.points = points
+        self.reps = [-1] * 65536
+        self.replies: list[tuple[int, ...] | None] = [None] * (1 << 19)
+        self.leads: list[tuple[int, ...] | None] = [None] * (1 << 19)
 
-    # ------------------------------------------------------------------ move generation
-
-    def _suit_reps(self, mine: int, block: int) -> int:
+    def suit_reps(self, mine: int, block: int) -> int:
         """Representatives among my 8 bits of one suit: one per run of equal-point cards that
         no blocking card (the other side's, or the card led) separates."""
         key = mine << 8 | block
-        r = self._rtab[key]
+        r = self.reps[key]
         if r >= 0:
             return r
-        pts = self.rules.card_points
+        pts = self.points
         out = 0
         open_ = False
         prev = -1
@@ -158,8 +111,89 @@ class EndSolver:
                 open_ = True
             if b:
                 open_ = False
-        self._rtab[key] = out
+        self.reps[key] = out
         return out
+
+    def cheap_first(self, reps: int) -> list[int]:
+        """The ranks of ``reps``, fewest points first, then the lowest card."""
+        pts = self.points
+        ranks = [r for r in range(8) if reps >> r & 1]
+        ranks.sort(key=lambda r: (pts[r], -r))
+        return ranks
+
+    def fill_replies(self, idx: int) -> tuple[int, ...]:
+        """A follower's cards of one suit (flag: dearest first, else cheapest first)."""
+        s, dear, m, bl = idx >> 17, idx >> 16 & 1, idx >> 8 & 0xFF, idx & 0xFF
+        ranks = self.cheap_first(self.suit_reps(m, bl))
+        if dear:
+            ranks.reverse()
+        out = tuple(8 * s + r for r in ranks)
+        self.replies[idx] = out
+        return out
+
+    def fill_leads(self, idx: int) -> tuple[int, ...]:
+        """Sort keys of a leader's cards of one suit (flag: the other hand is void in the suit
+        and holds trumps): cards the other side cannot beat, richest first, then the others,
+        cheapest first; the card is the key's low 5 bits."""
+        s, trumpable, m, ob = idx >> 17, idx >> 16 & 1, idx >> 8 & 0xFF, idx & 0xFF
+        r = self.suit_reps(m, ob)
+        out = []
+        for rank in range(8):
+            if r >> rank & 1:
+                c = 8 * s + rank
+                p = self.points[rank]
+                if not trumpable and not ob & ((1 << rank) - 1):
+                    out.append((64 - p) << 8 | rank << 5 | c)
+                else:
+                    out.append((128 + p) << 8 | (7 - rank) << 5 | c)
+        t = tuple(out)
+        self.leads[idx] = t
+        return t
+
+
+_TABLES: dict[tuple[int, ...], _Tables] = {}
+
+
+def _tables(points: tuple[int, ...]) -> _Tables:
+    t = _TABLES.get(points)
+    if t is None:
+        t = _TABLES[points] = _Tables(points)
+    return t
+
+
+class SolverBudgetError(BeziqueError):
+    """The solver's node budget ran out before it proved the value."""
+
+
+class EndSolver:
+    """A reusable solver for one rule set and trump suit (its tables are built once).
+
+    The search works trick by trick: a node is a position at the start of a trick (the leader's
+    hand, the follower's hand), the follower's replies to each lead are searched inside it, and
+    only these nodes go to the transposition table ``tt``, which keeps a lower and an upper bound
+    of each position's value and its leads in search order.  ``nodes`` counts these trick nodes.
+    """
+
+    def __init__(self, rules: Rules, trump: int, max_nodes: int | None = None) -> None:
+        self.rules = rules
+        self.trump = trump
+        self.pts = tuple(rules.card_points[c & 7] for c in range(32))
+        self.last_bonus = rules.last_trick_points if rules.last_trick == "final" else 0
+        self.tt: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        # suit masks and "higher than" masks per card
+        self._suit = tuple(0xFF << (8 * (c >> 3)) for c in range(32))
+        self._higher = tuple(((1 << (c & 7)) - 1) << (8 * (c >> 3)) for c in range(32))
+        self._trumps = 0xFF << (8 * trump)
+        self._shift = 32 * max(rules.copies, 2)
+        self._tab = _tables(tuple(rules.card_points))
+        self._discards: dict[int, tuple[int, ...]] = {}
+
+    # ------------------------------------------------------------------ move generation
+
+    def _suit_reps(self, mine: int, block: int) -> int:
+        return self._tab.suit_reps(mine, block)
 
     def _reps_of(self, allow: int, block: int) -> int:
         out = 0
@@ -167,7 +201,7 @@ class EndSolver:
             sh = 8 * s
             m = allow >> sh & 0xFF
             if m:
-                out |= self._suit_reps(m, block >> sh & 0xFF) << sh
+                out |= self._tab.suit_reps(m, block >> sh & 0xFF) << sh
         return out
 
     def _follow_allow(self, folded: int, lead: int) -> int:
@@ -190,6 +224,46 @@ class EndSolver:
             total += pts[(low.bit_length() - 1) & 31]
             h ^= low
         return total
+
+    def _leads(self, fold: int, ofold: int) -> tuple[int, ...]:
+        """The leads to search, in order, from my cards against the other's (folded masks)."""
+        tab = self._tab
+        lt = tab.leads
+        otrumps = ofold & self._trumps
+        trump = self.trump
+        keys: list[int] = []
+        for s in range(4):
+            sh = 8 * s
+            m = fold >> sh & 0xFF
+            if m:
+                ob = ofold >> sh & 0xFF
+                idx = (s << 17) | (m << 8) | ob
+                if not ob and otrumps and s != trump:
+                    idx |= 1 << 16
+                t = lt[idx]
+                if t is None:
+                    t = tab.fill_leads(idx)
+                keys += t
+        keys.sort()
+        return tuple([k & 31 for k in keys])
+
+    def _discard_replies(self, allow: int, block: int) -> tuple[int, ...]:
+        """A follower's cards when it can neither follow nor trump: cheapest first."""
+        key = allow << 32 | block
+        t = self._discards.get(key)
+        if t is None:
+            tab = self._tab
+            pts = tab.points
+            keys: list[int] = []
+            for s in range(4):
+                sh = 8 * s
+                m = allow >> sh & 0xFF
+                if m:
+                    for r in tab.cheap_first(tab.suit_reps(m, block >> sh & 0xFF)):
+                        keys.append(pts[r] << 8 | (7 - r) << 5 | (sh + r))
+            keys.sort()
+            t = self._discards[key] = tuple([k & 31 for k in keys])
+        return t
 
     # ------------------------------------------------------------------ search
 
@@ -216,11 +290,9 @@ class EndSolver:
         key = (me << self._shift) | opp
         tt = self.tt
         ent = tt.get(key)
-        ttm = -1
-        lo = -_INF
-        hi = _INF
+        ofold = opp & M32
         if ent is not None:
-            lo, hi, ttm = ent
+            lo, hi, leads = ent
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -229,43 +301,19 @@ class EndSolver:
                 alpha = lo
             if hi < beta:
                 beta = hi
+        else:
+            lo = -_INF
+            hi = _INF
+            leads = self._leads(me & M32, ofold)
         a0 = alpha
-        # ---- the leads, ordered: the table's move, then cards the other side cannot beat
-        # (richest first), then the rest (cheapest first)
-        fold = me & M32
-        ofold = opp & M32
-        rtab = self._rtab
+        best = -_INF
         higher = self._higher
         suit = self._suit
-        trumps = self._trumps
-        otrumps = ofold & trumps
-        reps = 0
-        for sh in (0, 8, 16, 24):
-            m = fold >> sh & 0xFF
-            if m:
-                k = m << 8 | (ofold >> sh & 0xFF)
-                r = rtab[k]
-                if r < 0:
-                    r = self._suit_reps(m, ofold >> sh & 0xFF)
-                reps |= r << sh
-        keys: list[int] = []
-        while reps:
-            low = reps & -reps
-            c = low.bit_length() - 1
-            reps ^= low
-            if c == ttm:
-                keys.append(c)
-            elif not ofold & higher[c] and (low & trumps or ofold & suit[c] or not otrumps):
-                keys.append((64 - pts[c]) << 8 | (c & 7) << 5 | c)
-            else:
-                keys.append((128 + pts[c]) << 8 | (7 - (c & 7)) << 5 | c)
-        keys.sort()
-        best = -_INF
-        bestmove = -1
-        otab = self._otab
-        trump = self.trump
-        for kc in keys:
-            c = kc & 31
+        otrumps = ofold & self._trumps
+        tsh = 8 * self.trump
+        tidx = self.trump << 17 | (otrumps >> tsh) << 8
+        rt = self._tab.replies
+        for c in leads:
             # me less one copy of c
             k = 1 << (c + 32)
             if me & k:
@@ -277,51 +325,30 @@ class EndSolver:
             else:
                 me2 = me ^ (1 << c)
             pc = pts[c]
+            block = (me2 & M32) | (1 << c)
             # the follower's replies: all of them win, or all lose
-            sc = c >> 3
             same = ofold & suit[c]
             if same:
-                hi_same = same & higher[c]
-                if hi_same:
-                    allow = hi_same
+                sh = c & 24
+                hs = same & higher[c]
+                if hs:
+                    # winners of the suit led: dearest first
+                    idx = (c >> 3) << 17 | 1 << 16 | (hs >> sh) << 8 | (block >> sh & 0xFF)
                     win = True
                 else:
-                    allow = same
+                    idx = (c >> 3) << 17 | (same >> sh) << 8 | (block >> sh & 0xFF)
                     win = False
-                fs = sc
+                r = rt[idx]
+                replies = r if r is not None else self._tab.fill_replies(idx)
             elif otrumps:
-                allow = otrumps
+                # trumps: cheapest first
+                idx = tidx | (block >> tsh & 0xFF)
                 win = True
-                fs = trump
+                r = rt[idx]
+                replies = r if r is not None else self._tab.fill_replies(idx)
             else:
-                allow = ofold
                 win = False
-                fs = -1
-            block = (me2 & M32) | (1 << c)
-            replies: list[int] = []
-            if fs >= 0:
-                sh = 8 * fs
-                m = allow >> sh & 0xFF
-                bl = block >> sh & 0xFF
-                r = rtab[m << 8 | bl]
-                if r < 0:
-                    r = self._suit_reps(m, bl)
-                for rank in (otab[r][::-1] if win else otab[r]):
-                    replies.append(sh + rank)
-            else:
-                rk: list[int] = []
-                for sh in (0, 8, 16, 24):
-                    m = allow >> sh & 0xFF
-                    if m:
-                        bl = block >> sh & 0xFF
-                        r = rtab[m << 8 | bl]
-                        if r < 0:
-                            r = self._suit_reps(m, bl)
-                        for rank in otab[r]:
-                            rk.append((pts[rank] << 8) | (7 - rank) << 5 | (sh + rank))
-                rk.sort()
-                for x in rk:
-                    replies.append(x & 31)
+                replies = self._discard_replies(ofold, block)
             worst = _INF
             for f in replies:
                 k = 1 << (f + 32)
@@ -345,7 +372,6 @@ class EndSolver:
                         break
             if worst > best:
                 best = worst
-                bestmove = c
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
@@ -353,14 +379,12 @@ class EndSolver:
         if best <= a0:
             if best < hi:
                 hi = best
-            if ttm >= 0:
-                bestmove = ttm
         elif best >= beta:
             if best > lo:
                 lo = best
         else:
             lo = hi = best
-        tt[key] = (lo, hi, bestmove)
+        tt[key] = (lo, hi, leads)
         return best
 
     def _follow(self, me: int, opp: int, lead: int, rem: int, alpha: int, beta: int) -> int:
