@@ -22,6 +22,7 @@ win, and the last trick's 10 when ``last_trick = final``) less the opponent's, b
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -189,6 +190,7 @@ class EndSolver:
         self._shift = 32 * max(rules.copies, 2)
         self._tab = _tables(tuple(rules.card_points))
         self._discards: dict[int, tuple[int, ...]] = {}
+        self._gcd = math.gcd(*rules.card_points, self.last_bonus) or 1
 
     # ------------------------------------------------------------------ move generation
 
@@ -270,9 +272,6 @@ class EndSolver:
     def _lead(self, me: int, opp: int, rem: int, alpha: int, beta: int) -> int:
         """Value for the player to lead holding ``me`` against ``opp`` (as many cards), fail-soft
         within (alpha, beta); ``rem`` is the card points of both hands."""
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SolverBudgetError(f"the solver gave up after {self.max_nodes} nodes")
         pts = self.pts
         if me & (me - 1) == 0:
             # the last trick: one card each
@@ -288,15 +287,25 @@ class EndSolver:
         if -top >= beta:
             return -top
         key = (me << self._shift) | opp
-        tt = self.tt
-        ent = tt.get(key)
+        ent = self.tt.get(key)
+        if ent is not None:
+            if ent[0] >= beta:
+                return ent[0]
+            if ent[1] <= alpha:
+                return ent[1]
+        return self._node(me, opp, rem, alpha, beta, key, ent)
+
+    def _node(self, me: int, opp: int, rem: int, alpha: int, beta: int, key: int,
+              ent: tuple[int, int, tuple[int, ...]] | None) -> int:
+        """The search of a trick node (more than one card each) that the table's bounds
+        ``ent`` (or None) did not settle; ``key`` is its key in the table."""
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SolverBudgetError(f"the solver gave up after {self.max_nodes} nodes")
+        pts = self.pts
         ofold = opp & M32
         if ent is not None:
             lo, hi, leads = ent
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
             if lo > alpha:
                 alpha = lo
             if hi < beta:
@@ -305,13 +314,18 @@ class EndSolver:
             lo = -_INF
             hi = _INF
             leads = self._leads(me & M32, ofold)
+        tt = self.tt
+        shift = self._shift
+        bonus = self.last_bonus
+        trump = self.trump
+        last = me.bit_count() == 2
         a0 = alpha
         best = -_INF
         higher = self._higher
         suit = self._suit
         otrumps = ofold & self._trumps
-        tsh = 8 * self.trump
-        tidx = self.trump << 17 | (otrumps >> tsh) << 8
+        tsh = 8 * trump
+        tidx = trump << 17 | (otrumps >> tsh) << 8
         rt = self._tab.replies
         for c in leads:
             # me less one copy of c
@@ -362,10 +376,55 @@ class EndSolver:
                     opp2 = opp ^ (1 << f)
                 p = pc + pts[f]
                 b = beta if beta < worst else worst
-                if win:
-                    v = -p - self._lead(opp2, me2, rem - p, -b - p, -alpha - p)
+                if last:
+                    # the last trick follows: one card each, led by the winner of this one
+                    lc = (opp2 if win else me2).bit_length() - 1
+                    lf = (me2 if win else opp2).bit_length() - 1
+                    lv = pts[lc] + pts[lf] + bonus
+                    lost = (lf & 7) < (lc & 7) if (lc ^ lf) & 24 == 0 else lf >> 3 == trump
+                    lval = -lv if lost else lv
+                    v = -p - lval if win else p + lval
                 else:
-                    v = p + self._lead(me2, opp2, rem - p, alpha - p, b - p)
+                    crem = rem - p
+                    ctop = crem + bonus
+                    if win:
+                        ca = -b - p
+                        cb = -alpha - p
+                        if ctop <= ca:
+                            cv = ctop
+                        elif -ctop >= cb:
+                            cv = -ctop
+                        else:
+                            ckey = (opp2 << shift) | me2
+                            cent = tt.get(ckey)
+                            if cent is None:
+                                cv = self._node(opp2, me2, crem, ca, cb, ckey, cent)
+                            elif cent[0] >= cb:
+                                cv = cent[0]
+                            elif cent[1] <= ca:
+                                cv = cent[1]
+                            else:
+                                cv = self._node(opp2, me2, crem, ca, cb, ckey, cent)
+                        v = -p - cv
+                    else:
+                        ca = alpha - p
+                        cb = b - p
+                        if ctop <= ca:
+                            cv = ctop
+                        elif -ctop >= cb:
+                            cv = -ctop
+                        else:
+                            ckey = (me2 << shift) | opp2
+                            cent = tt.get(ckey)
+                            if cent is None:
+                                cv = self._node(me2, opp2, crem, ca, cb, ckey, cent)
+                            elif cent[0] >= cb:
+                                cv = cent[0]
+                            elif cent[1] <= ca:
+                                cv = cent[1]
+                            else:
+                                cv = self._node(me2, opp2, crem, ca, cb, ckey, cent)
+                        v = p + cv
                 if v < worst:
                     worst = v
                     if worst <= alpha:
@@ -439,8 +498,21 @@ class EndSolver:
         return g
 
     def _exact(self, me: int, opp: int, lead: int, rem: int) -> int:
-        """The exact value."""
-        return self._window(me, opp, lead, rem, -_INF, _INF)
+        """The exact value, by null-window searches that halve the interval of possible values
+        (all of the form ``2 * k * G - total``, ``G`` the gcd of the points)."""
+        total = rem + self.last_bonus + (self.pts[lead] if lead >= 0 else 0)
+        step = 2 * self._gcd
+        lo = -total
+        hi = total - (2 * total) % step
+        while lo < hi:
+            t = (lo + hi) // 2 + 1
+            t += -(t + total) % step
+            g = self._window(me, opp, lead, rem, t - 1, t)
+            if g >= t:
+                lo = g + -(g + total) % step
+            else:
+                hi = g - (g + total) % step
+        return lo
 
     def search(self, me: int, opp: int, lead: int, alpha: int, beta: int) -> int:
         """Value for the player to act holding ``me`` (``lead`` = card led by the other, or -1),
