@@ -1,12 +1,22 @@
 """The exact solver of the last tricks (the end phase, RULES.md 2.4).
 
 Once the stock is gone a card counter knows both hands, so the rest of the deal is a game of
-perfect information.  :func:`solve` plays it out by negamax with alpha-beta pruning, a
-transposition table and move ordering, on a lean int representation: a hand is a *layered mask*
-(bits ``0..31``: cards held at least once, bits ``32..63``: cards held twice, and so on), so
-identical copies are one move.  Cards of one suit that no card of the other side separates and
-that carry the same points are equivalent (as in a bridge double-dummy solver), so only one of
-them is searched.
+perfect information.  :func:`solve` plays it out by alpha-beta search on a lean int
+representation: a hand is a *layered mask* (bits ``0..31``: cards held at least once, bits
+``32..63``: cards held twice, and so on), so identical copies are one move.  Cards of one suit that
+no card of the other side separates and that carry the same points are equivalent (as in a bridge
+double-dummy solver), so only one of them is searched.
+
+The search goes trick by trick: the transposition table holds, per position at the start of a
+trick (the two hands), a lower and an upper bound of its value and its leads in search order;
+each node probes its children's bounds before searching them, and the bound of the points still
+in play cuts hopeless windows.  The exact value comes from null-window searches only: a quick
+guess (both sides playing their first card in search order), steps that double until the value is
+bracketed, then halving, on the lattice of values the points allow.  Leads are ordered cards the
+other side cannot beat first (richest first), then the rest (cheapest first); a follower that
+must win in the suit led tries its dearest winner first, a trump or a losing card its cheapest.
+Of several best moves, :meth:`EndSolver.best_move` returns the first in a fixed order (that of the
+first version of this solver, which the agents' pinned decisions rely on).
 
 The value is the points still to be won by the player to act (card points of the tricks they
 win, and the last trick's 10 when ``last_trick = final``) less the opponent's, both playing best.
@@ -38,7 +48,6 @@ if TYPE_CHECKING:
 
 M32 = (1 << 32) - 1
 _INF = 1 << 30
-_EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -497,21 +506,67 @@ class EndSolver:
                 lo = g
         return g
 
+    def _estimate(self, me: int, opp: int, lead: int) -> int:
+        """A quick guess at the value: both sides play the first card of their search order."""
+        pts = self.pts
+        sign = 1
+        total = 0
+        if lead >= 0:
+            # the follower's first reply
+            reps = self._reps_of(self._follow_allow(me & M32, lead), (opp & M32) | (1 << lead))
+            f = self._order_follow(reps, lead, -1)[0]
+            me = _remove(me, f)
+            p = pts[lead] + pts[f] + (self.last_bonus if me == 0 else 0)
+            if self._beats(lead, f):
+                total += p
+            else:
+                total -= p
+                sign = -1
+                me, opp = opp, me
+        while me:
+            c = self._leads(me & M32, opp & M32)[0]
+            me = _remove(me, c)
+            reps = self._reps_of(self._follow_allow(opp & M32, c), (me & M32) | (1 << c))
+            f = self._order_follow(reps, c, -1)[0]
+            opp = _remove(opp, f)
+            p = pts[c] + pts[f] + (self.last_bonus if me == 0 else 0)
+            if self._beats(c, f):
+                total -= sign * p
+                sign = -sign
+                me, opp = opp, me
+            else:
+                total += sign * p
+        return total
+
     def _exact(self, me: int, opp: int, lead: int, rem: int) -> int:
-        """The exact value, by null-window searches that halve the interval of possible values
-        (all of the form ``2 * k * G - total``, ``G`` the gcd of the points)."""
+        """The exact value, by null-window searches on the lattice of possible values (all of
+        the form ``2 * k * G - total``, ``G`` the gcd of the points): from a quick guess, steps
+        that double until the value is bracketed, then halving."""
         total = rem + self.last_bonus + (self.pts[lead] if lead >= 0 else 0)
         step = 2 * self._gcd
         lo = -total
         hi = total - (2 * total) % step
+        t = self._estimate(me, opp, lead)
+        delta = 4 * step
+        below = above = False
         while lo < hi:
-            t = (lo + hi) // 2 + 1
+            if below and above:
+                t = (lo + hi) // 2 + 1
             t += -(t + total) % step
+            if t <= lo:
+                t = lo + step
+            elif t > hi:
+                t = hi
             g = self._window(me, opp, lead, rem, t - 1, t)
             if g >= t:
                 lo = g + -(g + total) % step
+                below = True
+                t = lo + delta
             else:
                 hi = g - (g + total) % step
+                above = True
+                t = hi - delta + 1
+            delta *= 2
         return lo
 
     def search(self, me: int, opp: int, lead: int, alpha: int, beta: int) -> int:
