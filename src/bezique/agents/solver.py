@@ -405,7 +405,7 @@ class EndSolver:
                             cv = -ctop
                         else:
                             ckey = (opp2 << shift) | me2
-                            cent = tt.get(ckey)
+                            cent: tuple[int, int, tuple[int, ...]] | None = tt.get(ckey)
                             if cent is None:
                                 cv = self._node(opp2, me2, crem, ca, cb, ckey, cent)
                             elif cent[0] >= cb:
