@@ -328,6 +328,8 @@ class EndSolver:
         bonus = self.last_bonus
         trump = self.trump
         last = me.bit_count() == 2
+        fold = me & M32
+        topn = rem + bonus
         a0 = alpha
         best = -_INF
         higher = self._higher
@@ -348,7 +350,8 @@ class EndSolver:
             else:
                 me2 = me ^ (1 << c)
             pc = pts[c]
-            block = (me2 & M32) | (1 << c)
+            # my cards left, and the card led, block the follower's equivalences
+            block = fold | (1 << c)
             # the follower's replies: all of them win, or all lose
             same = ofold & suit[c]
             if same:
@@ -395,7 +398,7 @@ class EndSolver:
                     v = -p - lval if win else p + lval
                 else:
                     crem = rem - p
-                    ctop = crem + bonus
+                    ctop = topn - p
                     if win:
                         ca = -b - p
                         cb = -alpha - p
