@@ -172,7 +172,7 @@ def measure(seconds: float, variant: str) -> dict[str, Any]:
 def measure_solver(rules: Rules, seconds: float) -> dict[str, Any]:
     """Median and 99th percentile of the exact solver from the first end-phase trick."""
     try:
-        from bezique.agents.solver import solve
+        from bezique.agents.endgame import solve
     except ImportError:
         return {"solve_ms_median": None, "solve_ms_p99": None, "solve_positions": 0}
     times = []

@@ -31,7 +31,7 @@ from types import ModuleType
 from typing import Any
 
 from bezique import Rules, State
-from bezique.agents import solver as new_solver
+from bezique.agents import endgame as new_solver
 from bezique.agents.heuristic import HeuristicPolicy
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from bezique import Rules, State
 from bezique.agents import make_agent
+from bezique.agents.endgame import solve
 from bezique.agents.search import candidates
-from bezique.agents.solver import solve
 from bezique.arena import MatchResult, run_match, score_interval
 
 HERE = Path(__file__).resolve().parent

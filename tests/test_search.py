@@ -9,10 +9,10 @@ from helpers import deal, play
 
 from bezique import Rules, State
 from bezique.agents import make_agent
+from bezique.agents.endgame import solve
 from bezique.agents.levels import DEFAULT_LEVEL, LEVELS, level_spec
 from bezique.agents.sampling import sample_world
 from bezique.agents.search import SearchAgent
-from bezique.agents.solver import solve
 from bezique.errors import OptionError
 
 

@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bezique import Rules, State
-from bezique.agents.solver import EndSolver, SolverBudgetError, hand_mask, solve, solve_hands
+from bezique.agents.endgame import solve, solve_hands
+from bezique.agents.solver import EndSolver, SolverBudgetError
+from bezique.agents.solver_tables import hand_mask
 from bezique.cards import parse_card
 from bezique.cli import main
 from bezique.errors import BeziqueError

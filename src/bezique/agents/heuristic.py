@@ -34,8 +34,9 @@ from ..observation import Observation
 from ..rules import Rules
 from ..state import DECLARE, LEAD, State
 from .base import register_agent
+from .endgame import solve
 from .sampling import WorldSampler
-from .solver import SolverBudgetError, solve
+from .solver import SolverBudgetError
 from .targets import M32, MeldTargets, card_counts, fold32, meld_targets
 
 

@@ -46,11 +46,13 @@ from ..errors import OptionError
 from ..observation import Observation
 from ..state import LEAD, State
 from .base import register_agent
+from .endgame import solve
 from .evaluation import evaluate as learned_evaluate
 from .evaluation import scored32, stock_mask
 from .heuristic import TUNED, HeuristicPolicy
 from .sampling import WorldSampler
-from .solver import EndSolver, SolverBudgetError, hand_mask, solve
+from .solver import EndSolver, SolverBudgetError
+from .solver_tables import hand_mask
 from .targets import meld_targets
 
 

@@ -1,7 +1,8 @@
 """The exact solver of the last tricks (the end phase, RULES.md 2.4).
 
 Once the stock is gone a card counter knows both hands, so the rest of the deal is a game of
-perfect information.  :func:`solve` plays it out by alpha-beta search on a lean int
+perfect information.  :class:`EndSolver` plays it out by alpha-beta search (its public face,
+:func:`bezique.agents.endgame.solve`, takes a state or an observation) on a lean int
 representation: a hand is a *layered mask* (bits ``0..31``: cards held at least once, bits
 ``32..63``: cards held twice, and so on), so identical copies are one move.  Cards of one suit that
 no card of the other side separates and that carry the same points are equivalent (as in a bridge
@@ -26,149 +27,24 @@ win, and the last trick's 10 when ``last_trick = final``) less the opponent's, b
 >>> r = Rules.preset("bezique")
 >>> # hearts are trumps; to lead: AS 7H against TS 8C: the ace wins the ten (20), then 7H wins
 >>> # the last trick (+10): 30 for the leader
->>> solve_hands(r, 1, [c("AS"), c("7H")], [c("TS"), c("8C")]).value
+>>> from bezique.agents.solver_tables import hand_mask
+>>> EndSolver(r, 1).best_move(hand_mask([c("AS"), c("7H")]), hand_mask([c("TS"), c("8C")]), -1)[1]
 30
 """
 
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..cards import card_name
 from ..errors import BeziqueError
 from ..rules import Rules
+from .solver_tables import M32, remove_card, tables
 
 if TYPE_CHECKING:
-    from ..observation import Observation
-    from ..state import State
+    pass
 
-M32 = (1 << 32) - 1
 _INF = 1 << 30
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """The best action (text), its value for the player to act, and the work it took."""
-
-    best: str
-    value: int
-    nodes: int
-    ms: float
-
-    def as_dict(self) -> dict[str, object]:
-        """The JSON object of ``bezique solve --json``."""
-        return {"best": self.best, "value": self.value, "nodes": self.nodes,
-                "ms": round(self.ms, 3)}
-
-
-def hand_mask(cards: Iterable[int], copies: int = 2) -> int:
-    """The layered mask of a list of cards (0..31, repeated for copies)."""
-    h = 0
-    for c in cards:
-        for k in range(copies):
-            bit = 1 << (32 * k + c)
-            if not h & bit:
-                h |= bit
-                break
-        else:
-            raise BeziqueError(f"more than {copies} copies of {card_name(c)}")
-    return h
-
-
-def _remove(h: int, c: int) -> int:
-    """The hand ``h`` less one copy of card ``c`` (the highest layer holding it)."""
-    bit = 1 << c
-    k = bit << 32
-    while h & k:
-        k <<= 32
-    return h ^ (k >> 32)
-
-
-class _Tables:
-    """Move tables for one set of card points (filled lazily, shared by every solver with those
-    points).  Indexes pack a suit ``s``, a flag, my 8 bits of the suit and the 8 bits of the
-    cards that block equivalence (or of the other hand): ``s << 17 | flag << 16 | m << 8 | b``.
-    """
-
-    def __init__(self, points: tuple[int, ...]) -> None:
-        self.points = points
-        self.reps = [-1] * 65536
-        self.replies: list[tuple[int, ...] | None] = [None] * (1 << 19)
-        self.leads: list[tuple[int, ...] | None] = [None] * (1 << 19)
-
-    def suit_reps(self, mine: int, block: int) -> int:
-        """Representatives among my 8 bits of one suit: one per run of equal-point cards that
-        no blocking card (the other side's, or the card led) separates."""
-        key = mine << 8 | block
-        r = self.reps[key]
-        if r >= 0:
-            return r
-        pts = self.points
-        out = 0
-        open_ = False
-        prev = -1
-        for rank in range(8):
-            b = block >> rank & 1
-            if b:
-                open_ = False
-            if mine >> rank & 1 and (not open_ or pts[rank] != prev):
-                out |= 1 << rank
-                prev = pts[rank]
-                open_ = True
-            if b:
-                open_ = False
-        self.reps[key] = out
-        return out
-
-    def cheap_first(self, reps: int) -> list[int]:
-        """The ranks of ``reps``, fewest points first, then the lowest card."""
-        pts = self.points
-        ranks = [r for r in range(8) if reps >> r & 1]
-        ranks.sort(key=lambda r: (pts[r], -r))
-        return ranks
-
-    def fill_replies(self, idx: int) -> tuple[int, ...]:
-        """A follower's cards of one suit (flag: dearest first, else cheapest first)."""
-        s, dear, m, bl = idx >> 17, idx >> 16 & 1, idx >> 8 & 0xFF, idx & 0xFF
-        ranks = self.cheap_first(self.suit_reps(m, bl))
-        if dear:
-            ranks.reverse()
-        out = tuple(8 * s + r for r in ranks)
-        self.replies[idx] = out
-        return out
-
-    def fill_leads(self, idx: int) -> tuple[int, ...]:
-        """Sort keys of a leader's cards of one suit (flag: the other hand is void in the suit
-        and holds trumps): cards the other side cannot beat, richest first, then the others,
-        cheapest first; the card is the key's low 5 bits."""
-        s, trumpable, m, ob = idx >> 17, idx >> 16 & 1, idx >> 8 & 0xFF, idx & 0xFF
-        r = self.suit_reps(m, ob)
-        out = []
-        for rank in range(8):
-            if r >> rank & 1:
-                c = 8 * s + rank
-                p = self.points[rank]
-                if not trumpable and not ob & ((1 << rank) - 1):
-                    out.append((64 - p) << 8 | rank << 5 | c)
-                else:
-                    out.append((128 + p) << 8 | (7 - rank) << 5 | c)
-        t = tuple(out)
-        self.leads[idx] = t
-        return t
-
-
-_TABLES: dict[tuple[int, ...], _Tables] = {}
-
-
-def _tables(points: tuple[int, ...]) -> _Tables:
-    t = _TABLES.get(points)
-    if t is None:
-        t = _TABLES[points] = _Tables(points)
-    return t
 
 
 class SolverBudgetError(BeziqueError):
@@ -197,7 +73,7 @@ class EndSolver:
         self._higher = tuple(((1 << (c & 7)) - 1) << (8 * (c >> 3)) for c in range(32))
         self._trumps = 0xFF << (8 * trump)
         self._shift = 32 * max(rules.copies, 2)
-        self._tab = _tables(tuple(rules.card_points))
+        self._tab = tables(tuple(rules.card_points))
         self._discards: dict[int, tuple[int, ...]] = {}
         self._gcd = math.gcd(*rules.card_points, self.last_bonus) or 1
 
@@ -479,7 +355,7 @@ class EndSolver:
     def _after_follow(self, me: int, opp: int, lead: int, c: int, rem: int, alpha: int,
                       beta: int) -> int:
         """Value for the follower of following ``lead`` with ``c`` (fail-soft in the window)."""
-        me2 = _remove(me, c)
+        me2 = remove_card(me, c)
         p = self.pts[lead] + self.pts[c]
         win = self._beats(lead, c)
         if me2 == 0:
@@ -518,7 +394,7 @@ class EndSolver:
             # the follower's first reply
             reps = self._reps_of(self._follow_allow(me & M32, lead), (opp & M32) | (1 << lead))
             f = self._order_follow(reps, lead, -1)[0]
-            me = _remove(me, f)
+            me = remove_card(me, f)
             p = pts[lead] + pts[f] + (self.last_bonus if me == 0 else 0)
             if self._beats(lead, f):
                 total += p
@@ -528,10 +404,10 @@ class EndSolver:
                 me, opp = opp, me
         while me:
             c = self._leads(me & M32, opp & M32)[0]
-            me = _remove(me, c)
+            me = remove_card(me, c)
             reps = self._reps_of(self._follow_allow(opp & M32, c), (me & M32) | (1 << c))
             f = self._order_follow(reps, c, -1)[0]
-            opp = _remove(opp, f)
+            opp = remove_card(opp, f)
             p = pts[c] + pts[f] + (self.last_bonus if me == 0 else 0)
             if self._beats(c, f):
                 total -= sign * p
@@ -628,7 +504,7 @@ class EndSolver:
         if lead < 0:
             for c in self._order_lead(me, opp, -1):
                 # the value of leading c is minus the follower's: at least v?
-                me2 = _remove(me, c)
+                me2 = remove_card(me, c)
                 if -self._follow(opp, me2, c, rem - self.pts[c], -v, -v + 1) >= v:
                     return c, v
         else:
@@ -637,83 +513,3 @@ class EndSolver:
                 if self._after_follow(me, opp, lead, c, rem, v - 1, v) >= v:
                     return c, v
         raise AssertionError("no move reaches the value")  # pragma: no cover
-
-
-def solve_hands(
-    rules: Rules,
-    trump: int,
-    mover: Sequence[int],
-    other: Sequence[int],
-    lead: int = -1,
-    max_nodes: int | None = None,
-) -> SolveResult:
-    """Solve the end phase from the two hands (cards 0..31); ``lead`` is the card the other
-    player has led to the current trick (then ``mover`` follows), or -1 if ``mover`` leads.
-
-    Raises :class:`BeziqueError` if the hands cannot be an end-phase position, and
-    :class:`SolverBudgetError` when ``max_nodes`` is exceeded.
-    """
-    n_me, n_other = len(mover), len(other)
-    if n_me == 0:
-        raise BeziqueError("the player to act has no card: the deal is over")
-    if n_me != n_other + (0 if lead < 0 else 1):
-        raise BeziqueError(
-            "the leader and the follower must hold as many cards (the follower one more "
-            "while a card is led)"
-        )
-    t0 = time.perf_counter()
-    solver = EndSolver(rules, trump, max_nodes)
-    me, opp = hand_mask(mover, rules.copies), hand_mask(other, rules.copies)
-    move, value = solver.best_move(me, opp, lead)
-    ms = (time.perf_counter() - t0) * 1000.0
-    return SolveResult("play " + card_name(move), value, solver.nodes, ms)
-
-
-def end_hands(state: State) -> tuple[list[int], list[int], int]:
-    """(hand of the player to act, the other's hand, card led or -1) of an end-phase state."""
-    if not state.end_phase:
-        raise BeziqueError(
-            "the position is not in the end phase: the solver needs the stock to be gone "
-            f"({state.stock_left} card(s) and the turn-up still to draw)"
-        )
-    if state.is_terminal():
-        raise BeziqueError("the deal is over: there is nothing left to solve")
-    me = state.current_player()
-    lead = state.trick_cards()
-    return state.hand(me), state.hand(1 - me), (lead[0] if lead else -1)
-
-
-def obs_hands(obs: Observation) -> tuple[list[int], list[int], int]:
-    """(hand of the player to act, the other's hand, card led or -1) derived by card counting
-    from an end-phase observation (the other hand is every card this seat has not seen, plus
-    the cards of it that are known)."""
-    if obs.turnup is not None or obs.stock > 0:
-        raise BeziqueError(
-            "the position is not in the end phase: the solver needs the stock to be gone "
-            f"({obs.stock} card(s) and the turn-up still to draw)"
-        )
-    if obs.phase == "over":
-        raise BeziqueError("the deal is over: there is nothing left to solve")
-    mine = list(obs.hand)
-    theirs = list(obs.opponent_known) + list(obs.unseen().elements())
-    lead = obs.trick[0] if obs.trick else -1
-    if obs.turn == obs.seat:
-        return mine, theirs, lead
-    return theirs, mine, lead
-
-
-def solve(
-    position: State | Observation,
-    max_nodes: int | None = None,
-) -> SolveResult:
-    """Solve the end-phase position of a :class:`State` or an :class:`Observation` (whose
-    opponent hand is derived by card counting) for the player to act."""
-    from ..state import State
-
-    if isinstance(position, State):
-        mover, other, lead = end_hands(position)
-        rules, trump = position.rules, position.trump
-    else:
-        mover, other, lead = obs_hands(position)
-        rules, trump = position.rules, position.trump
-    return solve_hands(rules, trump, mover, other, lead, max_nodes)

@@ -20,7 +20,7 @@ def solve_cmd(record_file: str, as_json: bool) -> None:
     The position must be in the end phase (the stock gone).  The value is the points still
     to be won by the player to act less the opponent's, both playing best.
     """
-    from ..agents.solver import solve
+    from ..agents.endgame import solve
     from ..record import load_record, replay_deals
 
     try:
