@@ -343,3 +343,94 @@ def test_multipack_deals_play_out_and_settle(variant: str, tricks: int, stock: i
         assert s.winner == (res.winner if res.winner >= 0 else None)
         assert res.value >= (0 if res.winner < 0 else rules.game_bonus)
         assert card_of(s.turnup_card) == 31 or s.turnup_card == -1
+
+
+# ---------------------------------------------------------------- records (RULES.md 9.8)
+
+
+def _played_session(variant: str, seeds: Sequence[int]) -> tuple[dict[str, Any], list[State]]:
+    from bezique.game import Game
+    from bezique.record import game_record
+
+    deals = []
+    for seed in seeds:
+        game = Game(Rules.preset(variant), seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.state.apply_action(rng.choice(game.state.legal_actions()))
+        deals.append(game.state)
+    return game_record(Rules.preset(variant), deals), deals
+
+
+def test_a_rubicon_session_record_replays_with_trumps_and_settlements() -> None:
+    import json
+
+    from bezique.record import parse_record, replay
+
+    record, deals = _played_session("rubicon", [1, 2, 3])
+    record = json.loads(json.dumps(record))
+    assert all(d["turnup"] is None for d in record["deals"])
+    out = replay(parse_record(record))
+    values = [0, 0]
+    for rd, s in zip(out["deals"], deals, strict=True):
+        res = s.settlement()
+        assert rd["scores"] == list(s.scores)  # the deal's s, brisques apart
+        assert rd["brisques"] == list(s.brisques)
+        assert rd["trumps"] == ("SHDC"[s.trump] if s.trump >= 0 else None)
+        assert rd["result"] == {"winner": res.winner if res.winner >= 0 else None,
+                                "rubicon": res.rubicon, "brisques_counted": res.brisques_counted,
+                                "value": res.value}
+        if res.winner >= 0:
+            values[res.winner] += res.value
+    assert out["game"]["scores"] == values
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(turnup="7H"), "must be null"),
+        (lambda d: d["stock"].pop(), "the stock has"),
+        (lambda d: d.update(dealer=1.0), "'dealer' must be 0 or 1"),
+        (lambda d: d.update(hands=d["hands"][:1]), "list of 2 hands"),
+    ],
+)
+def test_impossible_rubicon_records_are_refused(change: Any, message: str) -> None:
+    import copy
+
+    from bezique.errors import RecordError
+    from bezique.record import parse_record
+
+    record, _ = _played_session("rubicon", [4])
+    bad = copy.deepcopy(record)
+    change(bad["deals"][0])
+    with pytest.raises(RecordError, match=message or None):
+        parse_record(bad)
+
+
+def test_a_fifth_copy_in_rubicon_is_refused() -> None:
+    from bezique.errors import RecordError
+    from bezique.record import parse_record
+
+    record, _ = _played_session("rubicon", [5])
+    deal = record["deals"][0]
+    deal["hands"][0] = ["AS"] * 5 + deal["hands"][0][5:]
+    with pytest.raises(RecordError, match="too many A"):
+        parse_record(record)
+
+
+def test_replay_command_reads_a_sixpack_record(tmp_path: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from bezique.cli import main
+
+    record, deals = _played_session("sixpack", [6])
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["deals"][0]["result"]["value"] == deals[0].settlement().value
+    text = CliRunner().invoke(main, ["replay", str(path)])
+    assert text.exit_code == 0 and "No turn-up" in text.output

@@ -36,7 +36,7 @@ def deal_record(state: State) -> dict[str, Any]:
     return {
         "dealer": state.dealer,
         "hands": [[card_name(p) for p in h] for h in state.deal_hands],
-        "turnup": card_name(state.turnup_card),
+        "turnup": card_name(state.turnup_card) if state.turnup_card >= 0 else None,
         "stock": [card_name(p) for p in state.stock],
         "actions": [text for _, text in state.history_strings()],
     }
@@ -57,7 +57,7 @@ class DealSpec:
 
     dealer: int
     hands: tuple[tuple[str, ...], ...]
-    turnup: str
+    turnup: str | None
     stock: tuple[str, ...]
     actions: tuple[str, ...]
 
@@ -69,7 +69,7 @@ class Record:
     rules: Rules
     deals: tuple[DealSpec, ...]
 
-    def start(self, index: int, totals: Sequence[int] = (0, 0)) -> State:
+    def start(self, index: int, totals: Sequence[int] | None = None) -> State:
         """The state at the start of deal ``index``, with the given game totals."""
         d = self.deals[index]
         return State.from_cards(self.rules, d.hands, d.turnup, d.stock, d.dealer, totals)
@@ -103,16 +103,20 @@ def parse_record(data: Any) -> Record:
         where = f"deal {i + 1}"
         if not isinstance(d, dict):
             raise RecordError(f"{where} must be an object")
+        n = rules.nplayers
         dealer = d.get("dealer", 1)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise RecordError(f"{where}: 'dealer' must be 0 or 1")
+        if type(dealer) is not int or not 0 <= dealer < n:
+            seats = " or ".join(str(k) for k in range(n))
+            raise RecordError(f"{where}: 'dealer' must be {seats}")
         hands = d.get("hands")
-        if not isinstance(hands, list) or len(hands) != 2:
-            raise RecordError(f"{where}: 'hands' must be a list of two hands")
+        if not isinstance(hands, list) or len(hands) != n:
+            raise RecordError(f"{where}: 'hands' must be a list of {n} hands")
         hs = tuple(_str_list(h, f"{where}: hand {j}") for j, h in enumerate(hands))
         turnup = d.get("turnup")
-        if not isinstance(turnup, str):
+        if rules.turnup and not isinstance(turnup, str):
             raise RecordError(f"{where}: 'turnup' must be a card name")
+        if not rules.turnup and turnup is not None:
+            raise RecordError(f"{where}: 'turnup' must be null: {rules.variant} has no turn-up")
         stock = _str_list(d.get("stock"), f"{where}: 'stock'")
         acts = d.get("actions", [])
         if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
@@ -155,9 +159,10 @@ class ReplayedDeal:
 def replay_deals(record: Record, legal: bool = False) -> list[ReplayedDeal]:
     """Replay every deal of a record; refused actions are noted and skipped."""
     out = []
-    totals: tuple[int, ...] = (0, 0)
+    one_deal = record.rules.settlement == "portland"  # each deal is a game of its own
+    totals: tuple[int, ...] | None = None
     for i, d in enumerate(record.deals):
-        state = record.start(i, totals)
+        state = record.start(i, None if one_deal else totals)
         steps: list[dict[str, Any]] = []
         for text in d.actions:
             player = state.current_player()
@@ -182,19 +187,37 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
     """The result object of ``bezique replay --json`` (RULES.md 8)."""
     deals = replay_deals(record, legal)
     result = []
+    portland = record.rules.settlement == "portland"
+    values = [0] * record.rules.nplayers
     for rd in deals:
         s = rd.state
         done = s.is_terminal()
-        result.append(
-            {
-                "steps": rd.steps,
-                "finished": done,
-                "scores": list(s.game_scores),
-                "brisques": list(s.brisques),
-                "last_trick": s.last_trick_winner if done and s.last_trick_winner >= 0 else None,
+        entry: dict[str, Any] = {
+            "steps": rd.steps,
+            "finished": done,
+            "scores": list(s.game_scores),
+            "brisques": list(s.brisques),
+            "last_trick": s.last_trick_winner if done and s.last_trick_winner >= 0 else None,
+        }
+        if portland:  # RULES.md 9.8: the deal's points without brisques, trumps, the settlement
+            settled = s.settlement()
+            entry["trumps"] = "SHDC"[s.trump] if s.trump >= 0 else None
+            entry["result"] = {
+                "winner": settled.winner if done and settled.winner >= 0 else None,
+                "rubicon": done and settled.rubicon,
+                "brisques_counted": done and settled.brisques_counted,
+                "value": settled.value if done else 0,
             }
-        )
+            if done and settled.winner >= 0:
+                values[settled.winner] += settled.value
+        result.append(entry)
     last = deals[-1].state
+    if portland:
+        over = deals[-1].state.is_terminal()
+        top = max(values)
+        leaders = [i for i, v in enumerate(values) if v == top]
+        winner = leaders[0] if over and len(leaders) == 1 else None
+        return {"deals": result, "game": {"scores": values, "winner": winner}}
     return {"deals": result, "game": {"scores": list(last.game_scores), "winner": last.winner}}
 
 
