@@ -35,6 +35,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
 
 from .agents import Agent, agent_names, make_agent
+from .agents.base import require_agent_variant
 from .agents.levels import DEFAULT_LEVEL, level_spec
 from .cards import card_name, card_of, make_card, parse_card, rank_of, suit_of
 from .errors import BeziqueError
@@ -341,6 +342,7 @@ class Engine:
         if not isinstance(options, dict):
             raise ProtocolError("'options' must be an object of rule options")
         rules = Rules.from_options(variant, options)
+        require_agent_variant(rules)
         seat = req.get("seat")
         if seat not in (0, 1) or isinstance(seat, bool):
             raise ProtocolError("'seat' must be 0 or 1 (the seat the engine plays)")

@@ -22,6 +22,20 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..errors import OptionError
 from ..observation import Observation
+from ..rules import Rules
+
+# The variants the computer players know (the rest of the family: RULES.md 9, to come).
+AGENT_VARIANTS = ("bezique", "binocle")
+
+
+def require_agent_variant(rules: Rules) -> None:
+    """Refuse, with :class:`OptionError`, a variant the computer players cannot play yet."""
+    if rules.variant not in AGENT_VARIANTS:
+        raise OptionError(
+            f"the computer players do not play {rules.variant} yet (they play "
+            f"{' and '.join(AGENT_VARIANTS)}); watch it with 'bezique demo --variant "
+            f"{rules.variant}' or replay its records"
+        )
 
 
 @runtime_checkable

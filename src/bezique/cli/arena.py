@@ -38,6 +38,7 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
     A and B are agent specs such as ``heuristic`` or ``search:samples=50``.  Reports wins,
     points per deal and the Elo difference A minus B with its 95% interval.
     """
+    from ..agents.base import require_agent_variant
     from ..arena import run_match
 
     if games is not None and deals is not None:
@@ -46,6 +47,7 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
         deals = 100
     try:
         rules = Rules.preset(variant, **parse_options(options))
+        require_agent_variant(rules)
         show_bar = not as_json and sys.stderr.isatty()
         if show_bar:
             from rich.progress import (
