@@ -25,7 +25,14 @@ from .cards import (
     suit_of,
 )
 from .errors import IllegalActionError
-from .melds import cards_sym, known_concealed, meld_problem, quick_patterns, reuse_problem
+from .melds import (
+    cards_sym,
+    known_concealed,
+    legal_meld_masks,
+    meld_problem,
+    quick_patterns,
+    reuse_problem,
+)
 from .position import (
     CARTE_NOT_YET,
     CARTE_OFF,
@@ -81,7 +88,12 @@ class Declaring(Position):
     def _declare_actions(self, seat: int) -> list[int]:
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
-            out = [m << 9 for m in self.legal_meld_masks(seat)]  # act.meld_action
+            k = self.known_masks
+            known = k[0] | k[1] if len(k) == 2 else self._known_any()
+            found = legal_meld_masks(rules, self._patterns, self.hand_masks[seat],
+                                     self.shown_masks[seat], self.used_masks[seat],
+                                     self.meld_log[seat], known, self._restored[seat])
+            out = [m << 9 for m in found]  # act.meld_action
         else:
             out = []
         if rules.turnup and not self._dseven and (
