@@ -6,7 +6,12 @@ the target, which is where the first of them hid.
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +19,11 @@ from hypothesis import strategies as st
 from test_family_core import check_invariants, choose, full_mask
 
 from bezique import IllegalActionError, Rules, State
+from bezique.agents import make_agent
 from bezique.cards import parse_card
+from bezique.errors import OptionError, RecordError
+from bezique.game import Game
+from bezique.record import parse_record
 
 
 def test_leading_a_played_seven_that_reaches_the_target_ends_the_game_cleanly() -> None:
@@ -100,3 +109,58 @@ def test_options_with_totals_near_the_target_keep_every_invariant(
     for key in reversed(keys[:-1]):
         s.undo_action()
         assert s.key() == key
+
+
+# ---------------------------------------------------------------- files and the engine protocol
+
+
+def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "bezique", *args], input=stdin,
+                          capture_output=True, timeout=120)
+
+
+def test_solve_of_a_directory_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = _run("solve", str(tmp_path))
+    assert done.returncode == 2
+    err = done.stderr.decode().strip()
+    assert err.count("\n") == 0 and "is a directory" in err.lower()
+
+
+def test_a_long_variant_name_is_not_echoed_whole() -> None:
+    done = _run("demo", "--variant", "x" * 100_000)
+    assert done.returncode == 2 and len(done.stderr) < 400
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"variant": "bezique", "options": [], "deals": []}, "'options' must be an object"),
+        ({"variant": "bezique", "deals": [{}] * 1001}, "at most 1000 deals"),
+    ],
+)
+def test_records_that_cannot_be_a_game_are_refused_early(record: dict[str, Any],
+                                                        message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        parse_record(record)
+
+
+def test_a_deal_with_too_many_actions_is_refused_before_replay() -> None:
+    game = Game(Rules.preset("bezique"), seed=1)
+    record = game.to_record()
+    record["deals"][0]["actions"] = ["pass"] * 6_000_000
+    with pytest.raises(RecordError, match="at most 4000 actions"):
+        parse_record(record)
+
+
+def test_the_engine_answers_bad_bytes_and_huge_numbers_and_goes_on() -> None:
+    lines = b'\xff\xfe{"cmd": "hello"}\n{"cmd": "new", "seat": ' + b"9" * 5000 + b"}\n"
+    lines += b"[" * 100_000 + b"\n" + b'{"cmd": "hello"}\n'
+    done = _run("engine", stdin=lines)
+    answers = [json.loads(x) for x in done.stdout.decode().splitlines()]
+    assert [a["ok"] for a in answers] == [False, False, False, True]
+    assert all("internal error" not in a.get("error", "") for a in answers)
+
+
+def test_search_samples_are_capped() -> None:
+    with pytest.raises(OptionError, match="from 1 to 5000"):
+        make_agent("search:samples=100000000")

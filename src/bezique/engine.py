@@ -314,6 +314,8 @@ class Engine:
                 req = json.loads(line)
             except json.JSONDecodeError as e:
                 raise ProtocolError(f"not JSON ({e.msg} at column {e.colno})") from None
+            except (ValueError, RecursionError) as e:  # a number too long, nesting too deep
+                raise ProtocolError(f"not usable JSON ({str(e).split(':')[0]})") from None
             if not isinstance(req, dict):
                 raise ProtocolError("a request must be a JSON object with a 'cmd'")
             cmd = req.get("cmd")

@@ -30,6 +30,12 @@ from .errors import BeziqueError, RecordError
 from .rules import Rules
 from .state import State
 
+# Bounds on what can be a game: refused at once, before any replay (the longest deal, eight
+# packs, has fewer than 1,000 actions).
+MAX_DEALS = 1000
+MAX_ACTIONS = 4000
+MAX_BYTES = 20_000_000
+
 
 def deal_record(state: State) -> dict[str, Any]:
     """One deal as a record entry: dealer, hands, turn-up, stock and the actions so far."""
@@ -88,7 +94,9 @@ def parse_record(data: Any) -> Record:
     variant = data.get("variant", "bezique")
     if not isinstance(variant, str):
         raise RecordError("'variant' must be a string")
-    options = data.get("options", {}) or {}
+    options = data.get("options", {})
+    if options is None:
+        options = {}
     if not isinstance(options, dict):
         raise RecordError("'options' must be an object")
     try:
@@ -98,6 +106,8 @@ def parse_record(data: Any) -> Record:
     deals_in = data.get("deals")
     if not isinstance(deals_in, list) or not deals_in:
         raise RecordError("a record needs a non-empty list 'deals'")
+    if len(deals_in) > MAX_DEALS:
+        raise RecordError(f"a record holds at most {MAX_DEALS} deals, not {len(deals_in)}")
     deals = []
     for i, d in enumerate(deals_in):
         where = f"deal {i + 1}"
@@ -121,6 +131,8 @@ def parse_record(data: Any) -> Record:
         acts = d.get("actions", [])
         if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
             raise RecordError(f"{where}: 'actions' must be a list of strings")
+        if len(acts) > MAX_ACTIONS:
+            raise RecordError(f"{where}: a deal has at most {MAX_ACTIONS} actions, not {len(acts)}")
         spec = DealSpec(dealer, hs, turnup, stock, tuple(acts))
         try:
             State.from_cards(rules, hs, turnup, stock, dealer)
@@ -133,6 +145,8 @@ def parse_record(data: Any) -> Record:
 def load_record(path: str | Path) -> Record:
     """Read and check a record file; :class:`RecordError` if it cannot be read or is impossible."""
     try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            raise RecordError(f"{str(path)[:80]} is over {MAX_BYTES // 1_000_000} MB: not a record")
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror or e}") from None

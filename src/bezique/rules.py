@@ -306,7 +306,7 @@ class Rules:
         """The preset called ``name`` (``bezique`` or ``binocle``) with some options changed."""
         key = name.strip().lower()
         if key not in PRESETS:
-            raise OptionError(f"unknown variant {name!r} (known: {', '.join(PRESETS)})")
+            raise OptionError(f"unknown variant {name[:40]!r} (known: {', '.join(PRESETS)})")
         return PRESETS[key].with_options(**options)
 
     @staticmethod

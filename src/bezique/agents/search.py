@@ -215,6 +215,9 @@ class Rollout:
 _bits = bit_list
 
 
+MAX_SAMPLES = 5000  # worlds per decision: level 5 uses 400; more would stall a session
+
+
 class SearchAgent:
     """PIMC over sampled worlds with heuristic rollouts and the exact solver."""
 
@@ -225,8 +228,10 @@ class SearchAgent:
                  prior: float = 5.0, evaluation: str = "learned",
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26) -> None:
-        if not isinstance(samples, int) or samples < 1:
-            raise OptionError(f"samples must be a positive whole number, not {samples!r}")
+        if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+            raise OptionError(
+                f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
+            )
         if rollout not in ("heuristic", "tuned", "random"):
             raise OptionError(f"rollout must be heuristic, tuned or random, not {rollout!r}")
         if evaluation not in ("learned", "simple"):

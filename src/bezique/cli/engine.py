@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 
 import click
@@ -12,4 +13,6 @@ def engine() -> None:
     """Speak the engine protocol: JSON lines on stdin and stdout (see the README)."""
     from ..engine import run
 
-    run(sys.stdin, sys.stdout)
+    # bytes that are not UTF-8 become U+FFFD: that request is answered with an error, no crash
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    run(stdin, sys.stdout)

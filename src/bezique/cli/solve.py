@@ -1,4 +1,4 @@
-"""``bezique solve``: the last tricks of a record solved exactly (:mod:`bezique.agents.solver`)."""
+"""``bezique solve``: the last tricks of a record solved exactly (:mod:`bezique.agents.endgame`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .common import fail
 
 
 @click.command("solve")
-@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.argument("record_file", metavar="RECORD")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"best": ..., "value": ..., "nodes": ..., "ms": ...}.')
 def solve_cmd(record_file: str, as_json: bool) -> None:
