@@ -82,6 +82,50 @@ def check_invariants(state: State, full: int) -> None:
     assert list(state.scores) == per_seat
 
 
+def rebuild_unseen(state: State, seat: int, rng: random.Random) -> State:
+    """The same deal with every card ``seat`` has not seen (the other seats' concealed cards
+    nobody showed, the stock still face down) shuffled among the places they were dealt to."""
+    places: list[tuple[int, int]] = []  # (hand index or -1 for the stock, position)
+    for other in range(state.rules.nplayers):
+        if other == seat:
+            continue
+        hidden = state.hand_masks[other] & ~state.known_masks[other]
+        places += [(other, i) for i, p in enumerate(state.deal_hands[other]) if hidden >> p & 1]
+        places += [(-1, j) for j, p in enumerate(state.stock[: state.stock_pos])
+                   if hidden >> p & 1]
+    places += [(-1, j) for j in range(state.stock_pos, len(state.stock))]
+    hands = [[card_of(p) for p in h] for h in state.deal_hands]
+    stock = [card_of(p) for p in state.stock]
+    values = [hands[h][i] if h >= 0 else stock[i] for h, i in places]
+    rng.shuffle(values)
+    for (h, i), v in zip(places, values, strict=True):
+        if h >= 0:
+            hands[h][i] = v
+        else:
+            stock[i] = v
+    turnup = None if state.turnup_card < 0 else card_of(state.turnup_card)
+    return State.from_cards(state.rules, hands, turnup, stock, state.dealer, state.totals)
+
+
+def check_hidden_independence(state: State, rng: random.Random) -> None:
+    """For each seat, a world that differs only in what the seat has not seen gives it the
+    same observation at every step of the same actions (until a public outcome differs)."""
+    texts = [text for _, text in state.history_strings()]
+    for seat in range(state.rules.nplayers):
+        world = rebuild_unseen(state, seat, rng)
+        probe = State.from_cards(
+            state.rules, [[card_of(p) for p in h] for h in state.deal_hands],
+            None if state.turnup_card < 0 else card_of(state.turnup_card),
+            [card_of(p) for p in state.stock], state.dealer, state.totals)
+        assert world.observation(seat) == probe.observation(seat)
+        for text in texts:
+            probe.apply(text)
+            world.apply(text)
+            if world.events != probe.events:
+                break  # a hidden card changed a public outcome: the seat could tell them apart
+            assert world.observation(seat) == probe.observation(seat), text
+
+
 def play_checked(rules: Rules, seed: int, junk: int = 0) -> State:
     """Play a random deal, checking the invariants at every step and, with ``junk`` > 0, that
     that many illegal ints are refused with the state unchanged at one step; then undo it all
@@ -127,6 +171,8 @@ def play_checked(rules: Rules, seed: int, junk: int = 0) -> State:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_toy_variant_plays_out_with_every_invariant(seed: int) -> None:
     end = play_checked(TOY, seed, junk=20)
+    if seed % 5 == 0:
+        check_hidden_independence(end, random.Random(seed))
     assert end.tricks_played == 32 and end.stock_left == 0 and end.turnup is None
     assert sum(end.brisques) == 8 * 3 * 10  # every ace and ten, three packs
     assert len(end.returns()) == 3 and abs(sum(end.returns())) < 1e-9
@@ -235,8 +281,11 @@ def test_end_phase_follower_must_beat_the_best_card_so_far(seed: int) -> None:
     ["bezique", "binocle", "toy"],
 )
 def test_many_random_deals_keep_every_invariant(name: str) -> None:
-    """The property checks over 20,000 random deals in all (CI runs ``pytest -m slow``)."""
+    """The property checks over 20,000 random deals in all, one in 25 also for observations
+    independent of hidden cards (CI runs ``pytest -m slow``)."""
     rules = TOY if name == "toy" else Rules.preset(name)
     deals = {"bezique": 8000, "binocle": 6000, "toy": 6000}[name]
     for seed in range(deals):
-        play_checked(rules, 10_000 + seed, junk=4 if seed % 10 == 0 else 0)
+        end = play_checked(rules, 10_000 + seed, junk=4 if seed % 10 == 0 else 0)
+        if seed % 25 == 0:
+            check_hidden_independence(end, random.Random(seed))
