@@ -22,10 +22,7 @@ PACKAGE = SRC / "bezique"
 # The list only shrinks: a module under MAX_LINES must leave it, and none may grow past its
 # ceiling.
 MAX_LINES = 600
-TOO_LONG = {
-    "bezique.tui.app": 850,
-    "bezique.web.app": 884,
-}
+TOO_LONG: dict[str, int] = {}
 
 # The modules that make up the engine itself and may use a State's private attributes.
 ENGINE = {"bezique.state", "bezique.declaring", "bezique.position"}

@@ -19,8 +19,11 @@ from bezique.cli import main
 from bezique.errors import IllegalActionError
 from bezique.observation import Observation
 from bezique.record import load_record, replay
-from bezique.tui.app import BeziqueApp, GameScreen, RulesScreen, StartScreen, SummaryScreen
+from bezique.tui.app import BeziqueApp
+from bezique.tui.game import GameScreen
+from bezique.tui.modals import RulesScreen, SummaryScreen
 from bezique.tui.session import PlayConfig, Session, save_path
+from bezique.tui.start import StartScreen
 from bezique.tui.widgets import CardSlot, HandView, card_row
 
 

@@ -21,7 +21,8 @@ from bezique.actions import EXCHANGE, SEVEN
 from bezique.cards import RANKS, SUITS, card_name, parse_card
 from bezique.cli import main
 from bezique.record import parse_record, replay
-from bezique.web.app import MAX_MESSAGE, LiveGame, create_app
+from bezique.web.app import MAX_MESSAGE, create_app
+from bezique.web.live import LiveGame
 from bezique.web.store import default_db_path
 from bezique.web.svg import back_svg, card_svg
 

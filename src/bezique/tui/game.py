@@ -1,0 +1,387 @@
+"""The game screen: its panels, the flow of play (the computer's moves in a thread, the person's
+actions, the summary after each deal) and the keys and clicks that choose and play a card, take a
+declaration, ask for a hint or undo.  What each panel shows is drawn by :mod:`bezique.tui.table`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from ..errors import BeziqueError, IllegalActionError
+from ..observation import Observation
+from .host import GameHost
+from .modals import SummaryScreen
+from .session import Session
+from .table import (
+    choice_entries,
+    declare_title,
+    hand_slots,
+    melds_text,
+    opponent_panel,
+    score_panel,
+    table_text,
+    title_bar,
+    token_text,
+)
+from .widgets import HandView
+
+
+class ChoiceList(OptionList):
+    """The declarations on offer after a trick won (Enter or a click takes one)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Choose", key_display="⏎"),
+    ]
+
+
+class GameScreen(Screen[None]):
+    """The table: the computer's side, the trick, your cards, the scores and the log."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Choose", key_display="←→"),
+        Binding("right", "move(1)", "", show=False),
+        Binding("enter", "confirm", "Play"),
+        Binding("space", "confirm", "", show=False),
+        *[Binding(str(k), f"number({k})", "", show=False) for k in range(10)],
+        Binding("d", "draw", "Draw"),
+        Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("r,f1,question_mark", "app.rules", "Rules"),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, session: Session, delay: float) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.gen = 0  # bumped by undo and new deals: late answers from threads are dropped
+        self.busy = False
+        self.hand_actions: list[str] = []
+        self.option_actions: list[str] = []
+        self._mode = ""
+        self._summary_open = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer "draw" only when you may declare (it hides from the footer otherwise)."""
+        if action == "draw":
+            return self._mode == "declare"
+        return True
+
+    def _set_mode(self, mode: str) -> None:
+        if mode != self._mode:
+            self._mode = mode
+            self.refresh_bindings()
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        """The panels."""
+        yield Static(id="top")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="opp")
+                with Vertical(id="center"):
+                    yield Static(id="table")
+                    yield ChoiceList(id="choices")
+                with Vertical(id="mine"):
+                    yield Static(id="mymelds")
+                    yield HandView(id="hand")
+            with Vertical(id="right"):
+                yield Static(id="score")
+                yield RichLog(id="log", wrap=True, min_width=10, markup=False)
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Draw and let the computer start if it leads."""
+        self.query_one("#opp").border_title = "Computer"
+        self.query_one("#mine").border_title = "You"
+        self.query_one("#score").border_title = "Score"
+        self.query_one("#log").border_title = "Log"
+        log = self.query_one("#log", RichLog)
+        for line in self.session.log[-50:]:
+            log.write(line)
+        self._logged = len(self.session.log)
+        if not self.session.log:
+            self._write_log(f"Deal {self.session.deal_number()}: "
+                            f"{'you deal' if self.session.state.dealer == 0 else 'Computer deals'}")
+        self.refresh_view()
+        self.proceed()
+
+    @property
+    def colour(self) -> bool:
+        """False under NO_COLOR."""
+        return not self.app.no_color
+
+    def _write_log(self, line: str) -> None:
+        self.session.log.append(line)
+        self._flush_log()
+
+    def _flush_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in self.session.log[self._logged :]:
+            log.write(line)
+        self._logged = len(self.session.log)
+
+    def status(self, message: str, error: bool = False) -> None:
+        """One line under the table: a refusal (in red) or a hint."""
+        style = "bold red" if error else "bold"
+        if not self.colour:
+            style = "bold"
+        prefix = "✗ " if error else ""
+        self.query_one("#status", Static).update(Text(prefix + message, style))
+
+    # ------------------------------------------------------------------ drawing
+
+    def refresh_view(self) -> None:
+        """Redraw every panel from the person's observation."""
+        s = self.session
+        obs = s.observation()
+        self.query_one("#top", Static).update(title_bar(s))
+        self.query_one("#opp", Static).update(opponent_panel(obs, s.deal_over(), self.colour))
+        self.query_one("#score", Static).update(
+            score_panel(obs, s.state.is_terminal(), self.colour))
+        self._draw_mine(obs)
+        self._draw_center(obs)
+        self._flush_log()
+
+    def _draw_mine(self, obs: Observation) -> None:
+        self.query_one("#mymelds", Static).update(melds_text(obs, 0))
+        slots, self.hand_actions = hand_slots(obs)
+        declaring = obs.my_turn and obs.phase == "declare"
+        self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
+
+    def _draw_center(self, obs: Observation) -> None:
+        s = self.session
+        table = self.query_one("#table", Static)
+        choices = self.query_one("#choices", OptionList)
+        center = self.query_one("#center")
+        declaring = obs.my_turn and obs.phase == "declare"
+        if declaring:
+            table.display = False
+            choices.display = True
+            center.border_title = declare_title(obs)
+            self._fill_choices(obs)
+            if self._mode != "declare":
+                choices.focus()
+            self._set_mode("declare")
+            return
+        table.display = True
+        choices.display = False
+        self._set_mode("play")
+        self.query_one("#hand", HandView).focus()
+        center.border_title = f"Table · trick {obs.tricks_played + 1}" if not s.deal_over() \
+            else "Table"
+        table.update(table_text(obs, s.deal_over(), len(self.hand_actions), self.colour))
+
+    def _fill_choices(self, obs: Observation) -> None:
+        entries = choice_entries(obs, self.session.state)
+        actions = [e[2] for e in entries]
+        if actions == self.option_actions:
+            return
+        self.option_actions = actions
+        choices = self.query_one("#choices", OptionList)
+        choices.clear_options()
+        choices.add_options([Option(f"{i + 1 if i < 9 else ' '} {label}")
+                             for i, (_, label, _) in enumerate(entries)])
+        choices.highlighted = 0
+
+    # ------------------------------------------------------------------ the flow
+
+    def proceed(self) -> None:
+        """After any change: the summary, the computer's move, or wait for the person."""
+        s = self.session
+        if s.deal_over():
+            self.busy = False
+            if not self._summary_open:
+                self._summary_open = True
+                self.app.push_screen(SummaryScreen(s), self._after_summary)
+            return
+        if s.computer_to_act():
+            self._computer()
+
+    def _computer(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        gen = self.gen
+        obs, choose = self.session.computer_choice()
+        delay = self.delay
+
+        def work() -> None:
+            start = time.monotonic()
+            try:
+                text = choose()
+            except Exception as e:  # an agent's bug must not end the person's game
+                text = random.choice(obs.legal)
+                self.app.call_from_thread(self.status, f"the computer's player failed ({e}); "
+                                          "it played at random", True)
+            left = delay - (time.monotonic() - start)  # a short pause, so moves can be seen
+            if left > 0:
+                time.sleep(left)
+            self.app.call_from_thread(self._computer_done, gen, text)
+
+        self.run_worker(work, thread=True, group="computer", exit_on_error=False)
+
+    def _computer_done(self, gen: int, text: str) -> None:
+        if gen != self.gen:
+            return
+        self.busy = False
+        try:
+            self.session.apply_computer(text)
+        except BeziqueError as e:
+            self.status(f"the computer chose {text!r}, which is refused: {e}", True)
+            return
+        self.refresh_view()
+        self.proceed()
+
+    def _after_summary(self, choice: str | None) -> None:
+        self._summary_open = False
+        app = self.app
+        assert isinstance(app, GameHost)
+        if choice == "quit":
+            app.exit()
+        elif choice == "new":
+            app.new_game_screen()
+        elif choice == "undo":
+            self.action_undo()
+        else:
+            self.session.next_deal()
+            self.gen += 1
+            self.option_actions = []
+            self.status("")
+            self.refresh_view()
+            self.proceed()
+
+    def human(self, text: str) -> None:
+        """The person's action: applied, or refused with the reason on the status line."""
+        if self.session.deal_over():
+            return
+        if not self.session.human_to_act():
+            self.status("wait: the computer is playing", True)
+            return
+        try:
+            self.session.play(text)
+        except IllegalActionError as e:
+            self.status(str(e), True)
+            return
+        self.status("")
+        self.refresh_view()
+        self.proceed()
+
+    # ------------------------------------------------------------------ keys and clicks
+
+    def action_move(self, delta: int) -> None:
+        """Select the card to the left or right."""
+        self.query_one("#hand", HandView).move(delta)
+
+    def action_number(self, k: int) -> None:
+        """Select card (or option) number ``k`` (0 is the tenth)."""
+        i = 9 if k == 0 else k - 1
+        if self._mode == "declare":
+            ch = self.query_one("#choices", OptionList)
+            if i < len(self.option_actions):
+                ch.highlighted = i
+            return
+        hand = self.query_one("#hand", HandView)
+        if i < len(hand.slots):
+            hand.selected = i
+
+    def action_confirm(self) -> None:
+        """Play the selected card, or take the highlighted option."""
+        if self._mode == "declare":
+            ch = self.query_one("#choices", OptionList)
+            if ch.highlighted is not None and ch.highlighted < len(self.option_actions):
+                self.human(self.option_actions[ch.highlighted])
+            return
+        hand = self.query_one("#hand", HandView)
+        if self.hand_actions:
+            self.human(self.hand_actions[hand.selected])
+
+    def action_draw(self) -> None:
+        """Pass: declare nothing (more) and draw."""
+        if self._mode == "declare":
+            self.human("pass")
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _option(self, event: OptionList.OptionSelected) -> None:
+        if event.option_index < len(self.option_actions):
+            self.human(self.option_actions[event.option_index])
+
+    @on(HandView.Chosen)
+    def _card_clicked(self, event: HandView.Chosen) -> None:
+        hand = self.query_one("#hand", HandView)
+        if hand.selected == event.index:
+            self.human(self.hand_actions[event.index])
+        else:
+            hand.selected = event.index
+
+    def action_hint(self) -> None:
+        """Say what the computer would play in your place, and select it."""
+        s = self.session
+        if not s.human_to_act():
+            self.status("a hint is for your turn", True)
+            return
+        obs, choose = s.hint()
+        gen = self.gen
+        self.status("thinking about a hint…")
+
+        def work() -> None:
+            try:
+                text = choose()
+            except Exception as e:
+                self.app.call_from_thread(self.status, f"no hint: {e}", True)
+                return
+            self.app.call_from_thread(self._hint_done, gen, obs, text)
+
+        self.run_worker(work, thread=True, group="hint", exit_on_error=False)
+
+    def _hint_done(self, gen: int, obs: Observation, text: str) -> None:
+        if gen != self.gen or self.session.observation().actions != obs.actions:
+            return
+        words = text.split()
+        if words[0] == "play":
+            shown = "*" in words[1]
+            pretty = token_text(words[1])
+            self.status(f"Hint: play {pretty}" + (" (from the table)" if shown else ""))
+            if text in self.hand_actions:
+                self.query_one("#hand", HandView).selected = self.hand_actions.index(text)
+        else:
+            label = {"pass": "draw (pass)", "exchange": "exchange the seven",
+                     "seven": "declare the seven"}.get(words[0])
+            if label is None:
+                label = "declare " + " ".join(token_text(t) for t in words[1:])
+            self.status(f"Hint: {label}")
+            if text in self.option_actions:
+                self.query_one("#choices", OptionList).highlighted = \
+                    self.option_actions.index(text)
+
+    def action_undo(self) -> None:
+        """Take back your last move and the computer's replies."""
+        try:
+            self.session.undo()
+        except IllegalActionError as e:
+            self.status(str(e), True)
+            return
+        self.gen += 1
+        self.busy = False
+        self.option_actions = []
+        self._flush_log()
+        self.status("Your last move is taken back.")
+        self.refresh_view()
+        self.proceed()
+
+    def action_quit_game(self) -> None:
+        """Leave; the game is saved."""
+        self.app.exit()

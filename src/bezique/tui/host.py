@@ -1,0 +1,30 @@
+"""What the screens may ask of the app that shows them: :class:`GameHost`, the app as its screens
+see it, so that the screens need not import :mod:`bezique.tui.app` (which imports them).
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from .session import PlayConfig
+
+
+class GameHost(App[None]):
+    """An app that starts, resumes and leaves games; :class:`~bezique.tui.app.BeziqueApp` is the
+    one there is."""
+
+    def start_game(self, config: PlayConfig) -> None:
+        """A new game (it replaces the saved one)."""
+        raise NotImplementedError
+
+    def resume_game(self) -> None:
+        """Go on with the saved game."""
+        raise NotImplementedError
+
+    def new_game_screen(self) -> None:
+        """The start screen."""
+        raise NotImplementedError
+
+    def action_rules(self) -> None:
+        """The rules screen."""
+        raise NotImplementedError

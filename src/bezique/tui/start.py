@@ -1,0 +1,117 @@
+"""The start screen: choose the computer's level, the variant, the target and other options, or
+resume the saved game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+
+from ..agents.levels import LEVELS, level_spec
+from ..errors import BeziqueError
+from .host import GameHost
+from .session import LEVEL_NAMES, PlayConfig
+
+
+class StartScreen(Screen[None]):
+    """Choose the computer's level, the variant and the target; or resume the saved game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.quit", "Quit"),
+        Binding("f1", "app.rules", "Rules"),
+    ]
+
+    def __init__(self, config: PlayConfig, can_resume: bool) -> None:
+        super().__init__()
+        self.config = config
+        self.can_resume = can_resume
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        c = self.config
+        yield Static(Text.assemble(("♠ ", ""), ("♥", "red"), (" Bezique ", "bold"), ("♦", "red"),
+                                   (" ♣", ""), "  against the computer"), id="start-title")
+        with Horizontal(id="start-form"):
+            with RadioSet(id="level") as rs:
+                rs.border_title = "Level"
+                for lv in sorted(LEVELS):
+                    spec = level_spec(lv)
+                    want = LEVELS[lv].split(":")[0]
+                    agent = spec.split(":")[0]
+                    note = agent if agent == want else f"{agent} for now"
+                    yield RadioButton(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
+            with Vertical(id="start-right"):
+                with RadioSet(id="variant") as vs:
+                    vs.border_title = "Variant"
+                    yield RadioButton("Bezique (64 cards)", value=c.variant == "bezique")
+                    yield RadioButton("Binocle (48 cards)", value=c.variant == "binocle")
+                yield Label("Target (points to win)")
+                yield Input(str(c.target or ""), placeholder="1000", id="target",
+                            restrict=r"[0-9]*")
+                yield Label("Other options (name=value ...)")
+                yield Input(" ".join(f"{k}={v}" for k, v in c.options.items()),
+                            placeholder="e.g. last_trick=stock", id="options")
+        with Horizontal(id="start-buttons"):
+            yield Button("Start", id="start", variant="primary")
+            if self.can_resume:
+                yield Button("Resume saved game", id="resume")
+            yield Button("Rules", id="rules")
+            yield Button("Quit", id="quit")
+        yield Static("", id="start-status")
+        yield Static("Tab: next field · ↑/↓ and Enter: choose · Enter on Start: play",
+                     id="start-help")
+
+    def on_mount(self) -> None:
+        """Enter starts at once."""
+        self.query_one("#start", Button).focus()
+
+    def _config(self) -> PlayConfig:
+        level = self.query_one("#level", RadioSet).pressed_index + 1
+        variant = ("bezique", "binocle")[max(0, self.query_one("#variant", RadioSet)
+                                             .pressed_index)]
+        target_text = self.query_one("#target", Input).value.strip()
+        opts: dict[str, Any] = {}
+        for item in self.query_one("#options", Input).value.split():
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise BeziqueError(f"option {item!r} must be written name=value")
+            opts[name] = value
+        cfg = PlayConfig(level=max(1, level), variant=variant,
+                         target=int(target_text) if target_text else None,
+                         options=opts, seed=self.config.seed)
+        cfg.rules()  # check the options now, with a message on this screen
+        return cfg
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self._start()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        app = self.app
+        assert isinstance(app, GameHost)
+        if event.button.id == "start":
+            self._start()
+        elif event.button.id == "resume":
+            app.resume_game()
+        elif event.button.id == "rules":
+            app.action_rules()
+        else:
+            app.exit()
+
+    def _start(self) -> None:
+        app = self.app
+        assert isinstance(app, GameHost)
+        try:
+            cfg = self._config()
+        except (BeziqueError, ValueError) as e:
+            self.query_one("#start-status", Static).update(Text(f"✗ {e}", "bold red"))
+            return
+        app.start_game(cfg)

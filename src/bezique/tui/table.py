@@ -1,0 +1,188 @@
+"""The table as the person sees it: what each panel of the game screen shows, drawn from their
+:class:`~bezique.observation.Observation` (the computer's side, the score, their cards and the
+action each one plays, the trick, the prompt, and the declarations on offer after a trick won).
+
+Functions here only build Rich renderables and lists; :class:`~bezique.tui.game.GameScreen`
+puts them in its widgets.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import SUIT_SYMBOLS, card_name, card_symbol, make_card, parse_card
+from ..observation import Observation
+from ..state import State
+from .session import LEVEL_NAMES, NAMES, Session
+from .widgets import CardSlot, card_row, chip, chips
+
+
+def token_text(token: str) -> str:
+    """``QS*`` -> ``Q♠*``: a card token of an action for people."""
+    star = token.find("*")
+    base, tail = (token, "") if star < 0 else (token[:star], token[star:])
+    return card_symbol(parse_card(base)) + tail
+
+
+def title_bar(session: Session) -> Text:
+    """The top line: the variant, the deal, the target and the computer's level."""
+    rules = session.rules
+    return Text.assemble(
+        (" Bezique " if rules.variant == "bezique" else " Binocle ", "bold reverse"),
+        f"  Deal {session.deal_number()} · first to {rules.target} · level {session.level} "
+        f"{LEVEL_NAMES[session.level]} ({session.agent_spec.split(':')[0]})",
+    )
+
+
+def melds_text(obs: Observation, seat: int) -> Text:
+    """A seat's melds on the table (the broken ones struck through)."""
+    t = Text("Melds: ", "bold")
+    if not obs.melds[seat]:
+        t.append("none yet", "dim")
+    for i, m in enumerate(obs.melds[seat]):
+        if i:
+            t.append(", ")
+        t.append(f"{m.name} {m.points}", "" if m.intact else "dim strike")
+    return t
+
+
+def opponent_panel(obs: Observation, deal_over: bool, colour: bool) -> Text:
+    """The computer's side: its concealed cards, tricks won, cards shown and known, melds."""
+    concealed = obs.opponent_hand_size - len(obs.shown[1])
+    won = sum(1 for t in obs.tricks if t.winner == 1)
+    line1 = Text.assemble((f"{concealed} cards in hand", "bold"),
+                          f" · {won} trick{'' if won == 1 else 's'} won")
+    if obs.turn == 1 and not deal_over:
+        line1.append("  ▶ thinking…", "bold yellow" if colour else "bold")
+    line2 = Text("Shown: ", "bold")
+    line2.append_text(chips(list(obs.shown[1]), colour, "nothing"))
+    known = [c for c in obs.opponent_known]
+    if known:
+        line2.append("  Known: ", "bold")
+        line2.append_text(chips(known, colour))
+    return Text("\n").join([line1, line2, melds_text(obs, 1)])
+
+
+def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:
+    """The scores of the deal and the game, trumps and the turn-up, the stock, whose turn."""
+    t = Table(box=None, padding=(0, 0), expand=True, show_edge=False)
+    t.add_column("", no_wrap=True)
+    t.add_column("Deal", justify="right")
+    t.add_column("Game", justify="right")
+    for seat in (0, 1):
+        name = NAMES[seat]
+        mark = "▶" if obs.turn == seat and not terminal else " "
+        t.add_row(f"{mark}{name}", str(obs.scores[seat]), str(obs.totals[seat]
+                                                              + obs.scores[seat]))
+    info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump],
+                                      "bold red" if colour and obs.trump in (1, 2)
+                                      else "bold"))
+    if obs.turnup is not None:
+        info.append("  Turn-up ")
+        info.append_text(chip(obs.turnup, colour))
+    stock = Text(f"Stock: {obs.stock} cards" if not obs.end_phase else "Stock: empty")
+    if obs.end_phase:
+        stock.append(" · follow suit", "dim")
+    whose = Text(whose_turn(obs, terminal), "bold yellow" if colour else "bold")
+    return Group(t, info, stock, whose)
+
+
+def whose_turn(obs: Observation, terminal: bool) -> str:
+    """Who is to act, and how."""
+    if terminal:
+        return "Deal over"
+    if obs.turn == 0:
+        return {"lead": "Your lead", "follow": "Your turn to follow",
+                "declare": "You may declare"}.get(obs.phase, "Your turn")
+    return "Computer to play"
+
+
+def hand_slots(obs: Observation) -> tuple[list[CardSlot], list[str]]:
+    """The person's cards (the hand, then those on the table) and the action each one plays;
+    while they are to play, a card that may not be played is drawn as such."""
+    legal = set(obs.legal) if obs.my_turn and obs.phase in ("lead", "follow") else None
+    slots: list[CardSlot] = []
+    actions: list[str] = []
+    for c in obs.hand:
+        a = "play " + card_name(c)
+        slots.append(CardSlot(c, False, legal is None or a in legal))
+        actions.append(a)
+    seen: dict[int, int] = {}
+    for c in obs.shown[0]:
+        seen[c] = seen.get(c, 0) + 1
+        a = f"play {card_name(c)}*"
+        numbered = f"play {card_name(c)}*{seen[c]}"
+        if legal is not None and a not in legal and numbered in legal:
+            a = numbered
+        slots.append(CardSlot(c, True, legal is None or a in legal))
+        actions.append(a)
+    return slots, actions
+
+
+def declare_title(obs: Observation) -> str:
+    """The centre panel's title while the person may declare."""
+    last = obs.tricks[-1] if obs.tricks else None
+    return ("You won the trick" + (
+        f" ({card_symbol(last.lead)} {card_symbol(last.follow)})" if last else "")
+        + ": declare, or draw")
+
+
+def table_text(obs: Observation, deal_over: bool, playable: int, colour: bool) -> Text:
+    """The centre panel while cards are played: the trick (or the last one) and the prompt;
+    ``playable`` is the number of cards the person can choose from."""
+    lines: list[Text] = []
+    if obs.trick:
+        leader = 1 - obs.turn
+        row, _ = card_row([CardSlot(obs.trick[0])], 40, labels=False, colour=colour)
+        lines.append(row)
+        lines.append(Text(f"{NAMES[leader]} led {card_symbol(obs.trick[0])}", "bold"))
+    elif obs.tricks:
+        t = obs.tricks[-1]
+        row, _ = card_row([CardSlot(t.lead), CardSlot(t.follow)], 40, labels=False,
+                          colour=colour)
+        lines.append(row)
+        who = "you won" if t.winner == 0 else "Computer won"
+        lines.append(Text(f"Last trick: {NAMES[t.leader]} led · {who}", "dim"))
+    else:
+        lines.append(Text("\n(no card played yet)\n", "dim"))
+    lines.append(Text(prompt(obs, deal_over, playable), "bold yellow" if colour else "bold"))
+    return Text("\n").join(lines)
+
+
+def prompt(obs: Observation, deal_over: bool, playable: int) -> str:
+    """What the person is to do now, and with which keys."""
+    if deal_over:
+        return "The deal is over."
+    if not obs.my_turn:
+        return "The computer is playing…"
+    n = min(playable, 10)
+    keys = f"←/→ or 1-{n % 10}" if n > 1 else "←/→"
+    if obs.phase == "lead":
+        return f"Your lead: {keys}, Enter to play"
+    return f"Your turn to follow: {keys}, Enter"
+
+
+def choice_entries(obs: Observation, state: State) -> list[tuple[int, str, str]]:
+    """The declarations on offer, best first, then the seven, then drawing: (order, label,
+    action) each."""
+    st = state
+    entries: list[tuple[int, str, str]] = []  # (order, label, action)
+    trump7 = card_symbol(make_card(st.rules.seven_rank, obs.trump))
+    for a in obs.legal:
+        if a.startswith("meld "):
+            toks = a.split()[1:]
+            mask = st.string_to_action(a) >> 9
+            kind = st.rules.melds[st.classify(mask)]
+            cards = " ".join(token_text(t) for t in toks)
+            entries.append((-kind.points, f"{kind.name} {cards}  +{kind.points}", a))
+        elif a == "exchange":
+            tu = card_symbol(obs.turnup) if obs.turnup is not None else "?"
+            entries.append((1, f"exchange {trump7} for the turn-up {tu}  +10", a))
+        elif a == "seven":
+            entries.append((1, f"declare {trump7}  +10", a))
+        elif a == "pass":
+            entries.append((2, "draw (pass)", a))
+    entries.sort(key=lambda e: e[0])
+    return entries

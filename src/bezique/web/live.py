@@ -1,0 +1,100 @@
+"""A game in play on the site: :class:`LiveGame` (its stored row, the engine's game, the lock, the
+open sockets and the record kept action by action), the two kinds of opponent, and
+:class:`Refusal`, the one error a client request gets back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from ..cards import card_name
+from ..game import Game
+from ..state import State
+from .store import GameRow
+
+COMPUTER = "computer"
+FRIEND = "friend"
+
+
+class Refusal(Exception):
+    """A client request the server refuses; ``status`` is the HTTP status for REST callers."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: its stored row, the engine's game, the lock and the open sockets."""
+
+    row: GameRow
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: dict[int, set[WebSocket]] = field(default_factory=lambda: {0: set(), 1: set()})
+    task: asyncio.Task[None] | None = None
+    # the record kept up to date action by action (Game.to_record() replays every deal)
+    finished: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        deals = self.row.record.get("deals") or []
+        if len(deals) == len(self.game.deals) + 1:
+            self.finished = [dict(d) for d in deals[:-1]]
+            self.actions = list(deals[-1].get("actions", []))
+        else:
+            rec = self.game.to_record()
+            self.finished, self.actions = rec["deals"][:-1], rec["deals"][-1]["actions"]
+
+    def record(self) -> dict[str, Any]:
+        """The game as a record (RULES.md 8), the same as ``Game.to_record()``."""
+        deal = _deal_head(self.game.state)
+        deal["actions"] = list(self.actions)
+        return {"variant": self.game.rules.variant, "options": self.game.rules.options(),
+                "deals": [*self.finished, deal]}
+
+    def apply(self, text: str) -> None:
+        """Apply an action of the seat to act, noting its canonical text for the record."""
+        state = self.game.state
+        action = state.string_to_action(text)
+        canonical = state.action_to_string(action)
+        state.apply_action(action)
+        self.actions.append(canonical)
+
+    def undo(self) -> None:
+        """Take back the current deal's last action."""
+        self.game.state.undo_action()
+        self.actions.pop()
+
+    def next_deal(self) -> None:
+        """Start the next deal, filing the finished one."""
+        done = _deal_head(self.game.state)
+        done["actions"] = list(self.actions)
+        self.game.next_deal()
+        self.finished.append(done)
+        self.actions = []
+
+    @property
+    def computer_seat(self) -> int | None:
+        """The seat the computer plays, if any (always seat 1)."""
+        return 1 if self.row.opponent == COMPUTER else None
+
+    def computer_to_act(self) -> bool:
+        """True when the computer is to move in an unfinished deal."""
+        st = self.game.state
+        return self.computer_seat is not None and st.current_player() == self.computer_seat
+
+
+def _deal_head(state: State) -> dict[str, Any]:
+    """A deal's record entry without its actions (see :func:`bezique.record.deal_record`)."""
+    return {
+        "dealer": state.dealer,
+        "hands": [[card_name(p) for p in h] for h in state.deal_hands],
+        "turnup": card_name(state.turnup_card),
+        "stock": [card_name(p) for p in state.stock],
+    }

@@ -1,0 +1,314 @@
+"""The games being played: :class:`Manager` loads and creates them, tells which seat a token
+holds, lets a friend take the free seat, applies each seat's requests (actions, undo, hints, the
+next deal) one at a time under the game's lock, stores every change before it is acknowledged,
+sends each connected seat its own view, and runs the computer's moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import WebSocket
+
+from ..agents.levels import DEFAULT_LEVEL, level_spec
+from ..errors import BeziqueError
+from ..game import Game
+from ..record import parse_record, states_from_record
+from ..rules import Rules
+from .computer import computer_agent, hint
+from .live import COMPUTER, FRIEND, LiveGame, Refusal
+from .store import GameRow, Store, hash_token
+from .views import seat_view, summary
+
+MAX_NAME = 24
+
+SendHook = Callable[[LiveGame, int, dict[str, Any]], None]
+
+
+class Manager:
+    """Loads, creates and runs games; the one place that changes them."""
+
+    def __init__(self, store: Store, computer_delay: float = 0.0) -> None:
+        self.store = store
+        self.computer_delay = computer_delay
+        self.games: dict[str, LiveGame] = {}
+        self.send_hooks: list[SendHook] = []
+
+    # -- loading and seats
+
+    def get(self, game_id: str) -> LiveGame:
+        """The game with this id (loaded from the database if needed)."""
+        if game_id in self.games:
+            return self.games[game_id]
+        row = self.store.load(game_id) if len(game_id) <= 64 else None
+        if row is None:
+            raise Refusal("there is no such game", 404)
+        record = parse_record(row.record)
+        states = states_from_record(record)
+        live = LiveGame(row, Game.from_states(record.rules, states, seed=row.seed))
+        self.games[game_id] = live
+        return live
+
+    @staticmethod
+    def seat_for(live: LiveGame, token: str) -> int | None:
+        """The seat this token holds in the game, or None."""
+        if not token or len(token) > 128:
+            return None
+        digest = hash_token(token)
+        for seat, h in enumerate(live.row.token_hashes):
+            if h is not None and hmac.compare_digest(h, digest):
+                return seat
+        return None
+
+    def seat_or_refuse(self, game_id: str, token: str) -> tuple[LiveGame, int]:
+        """The game and the seat of a token, or a refusal (403) that says nothing more."""
+        live = self.get(game_id)
+        seat = self.seat_for(live, token)
+        if seat is None:
+            raise Refusal("this link does not hold a seat in that game", 403)
+        return live, seat
+
+    def create(
+        self,
+        opponent: str,
+        variant: str = "bezique",
+        target: int = 1000,
+        level: int = DEFAULT_LEVEL,
+        name: str = "",
+        seed: int | None = None,
+    ) -> tuple[LiveGame, str, str | None]:
+        """A new game; returns it, the creator's seat token and (with a friend) the invitation."""
+        if opponent not in (COMPUTER, FRIEND):
+            raise Refusal("opponent must be 'computer' or 'friend'")
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 5:
+            raise Refusal("level must be a whole number from 1 to 5")
+        if not isinstance(target, int) or isinstance(target, bool) or not 100 <= target <= 10000:
+            raise Refusal("target must be a whole number from 100 to 10000")
+        if not isinstance(variant, str):
+            raise Refusal("variant must be 'bezique' or 'binocle'")
+        try:
+            rules = Rules.preset(variant, target=target)
+        except BeziqueError as e:
+            raise Refusal(str(e)) from None
+        if seed is not None and (opponent != COMPUTER or not isinstance(seed, int)
+                                 or isinstance(seed, bool) or not 0 <= seed < 1 << 62):
+            raise Refusal("a deal number (seed) may be chosen only for a game against the "
+                          "computer, as a whole number from 0")
+        # a chosen deal number replays the same game, the computer's choices included
+        agent_seed = secrets.randbits(62) if seed is None else (seed * 0x9E3779B1 + 7) % (1 << 62)
+        seed = secrets.randbits(62) if seed is None else seed
+        game = Game(rules, seed=seed)
+        token = secrets.token_urlsafe(24)
+        invite = secrets.token_urlsafe(24) if opponent == FRIEND else None
+        me = clean_name(name) or "Player 1"
+        if opponent == COMPUTER:
+            spec = level_spec(level)
+            names = [me, f"Computer (level {level})"]
+        else:
+            spec = ""
+            names = [me, "Friend"]
+        now = time.time()
+        row = GameRow(
+            id=secrets.token_urlsafe(9),
+            created=now,
+            updated=now,
+            opponent=opponent,
+            level=level if opponent == COMPUTER else 0,
+            agent_spec=spec,
+            agent_seed=agent_seed,
+            seed=seed,
+            token_hashes=[hash_token(token), None],
+            invite_hash=hash_token(invite) if invite else None,
+            names=names,
+            record=game.to_record(),
+            version=0,
+        )
+        row.summary = summary(game)
+        self.store.insert(row)
+        live = LiveGame(row, game)
+        self.games[row.id] = live
+        return live, token, invite
+
+    async def join(self, game_id: str, invite: str, name: str) -> tuple[LiveGame, str]:
+        """Take the free seat of a friend game with its invitation; returns the seat token."""
+        live = self.get(game_id)
+        async with live.lock:
+            row = live.row
+            if row.opponent != FRIEND:
+                raise Refusal("that game is against the computer", 409)
+            if row.token_hashes[1] is not None:
+                raise Refusal("the other seat of that game has already been taken", 409)
+            if not invite or row.invite_hash is None or not hmac.compare_digest(
+                row.invite_hash, hash_token(invite)
+            ):
+                raise Refusal("that invitation is not valid for this game", 403)
+            token = secrets.token_urlsafe(24)
+            self._save(live, token_hashes=[row.token_hashes[0], hash_token(token)],
+                       invite_hash=None, names=[row.names[0], clean_name(name) or "Player 2"])
+        await self.broadcast(live)
+        return live, token
+
+    # -- storing and sending
+
+    def _save(self, live: LiveGame, **changes: Any) -> None:
+        """Store the game as it is now (and any changed row fields); the row changes in
+        memory only once the database has committed."""
+        new = dataclasses.replace(
+            live.row, record=live.record(), version=live.row.version + 1, updated=time.time(),
+            summary=summary(live.game), **changes,
+        )
+        self.store.update(new)
+        live.row = new
+
+    def online(self, live: LiveGame) -> list[bool]:
+        """Whether each seat has a page open on the game."""
+        return [bool(live.conns[0]), bool(live.conns[1])]
+
+    async def broadcast(self, live: LiveGame) -> None:
+        """Send each connected seat its own view of the game."""
+        online = self.online(live)
+        for seat in (0, 1):
+            if not live.conns[seat]:
+                continue
+            msg = seat_view(live, seat, online)
+            for hook in self.send_hooks:
+                hook(live, seat, msg)
+            for ws in list(live.conns[seat]):
+                try:
+                    await ws.send_json(msg)
+                except Exception:  # a socket that went away; its handler cleans up
+                    live.conns[seat].discard(ws)
+
+    async def send(self, live: LiveGame, seat: int, ws: WebSocket, msg: dict[str, Any]) -> None:
+        """Send one message to one socket of a seat (through the send hooks)."""
+        for hook in self.send_hooks:
+            hook(live, seat, msg)
+        await ws.send_json(msg)
+
+    # -- requests
+
+    async def handle(self, live: LiveGame, seat: int, data: Any) -> dict[str, Any]:
+        """Apply one request of a seat; returns the reply for that seat, raises Refusal."""
+        if not isinstance(data, dict):
+            raise Refusal('a message must be a JSON object such as {"type": "action", '
+                          '"action": "play QS"}')
+        kind = data.get("type")
+        if kind not in ("action", "undo", "hint", "next"):
+            raise Refusal(f"unknown message type {str(kind)[:20]!r} "
+                          "(known: action, undo, hint, next)")
+        version = data.get("version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise Refusal("'version' must be a whole number")
+        reply: dict[str, Any]
+        async with live.lock:
+            if version is not None and version != live.row.version:
+                raise Refusal("the game has moved on since that view: look again", 409)
+            state = live.game.state
+            if kind == "hint":
+                return await hint(live, seat)
+            if kind == "action":
+                text = data.get("action")
+                if not isinstance(text, str) or not text.strip():
+                    raise Refusal("an action must be a text such as 'play QS' or 'pass'")
+                if state.is_terminal():
+                    raise Refusal("the deal is over" + ("" if live.game.is_over()
+                                                         else ": start the next deal"), 409)
+                if state.current_player() != seat:
+                    raise Refusal("it is not your turn", 409)
+                try:
+                    live.apply(text)
+                except BeziqueError as e:
+                    raise Refusal(str(e)) from None
+                self._save_or_undo(live, 1)
+            elif kind == "undo":
+                self._undo(live, seat)
+            else:
+                if not state.is_terminal():
+                    raise Refusal("the deal is not over yet", 409)
+                if live.game.is_over():
+                    raise Refusal("the game is over", 409)
+                live.next_deal()
+                try:
+                    self._save(live)
+                except Exception:
+                    live.game.state = live.game.deals.pop()
+                    live.actions = live.finished.pop()["actions"]
+                    raise Refusal("the game could not be saved; try again", 503) from None
+            reply = {"type": "ack", "version": live.row.version}
+        await self.broadcast(live)
+        self.kick_computer(live)
+        return reply
+
+    def _save_or_undo(self, live: LiveGame, applied: int) -> None:
+        try:
+            self._save(live)
+        except Exception:
+            for _ in range(applied):
+                live.undo()
+            raise Refusal("the game could not be saved; try again", 503) from None
+
+    def _undo(self, live: LiveGame, seat: int) -> None:
+        if live.row.opponent != COMPUTER:
+            raise Refusal("undo is only available against the computer", 409)
+        if live.game.is_over():
+            raise Refusal("the game is over", 409)
+        state = live.game.state
+        hist = state.history()
+        mine = [i for i, (p, _) in enumerate(hist) if p == seat]
+        if not mine:
+            raise Refusal("you have nothing to undo in this deal", 409)
+        saved, saved_actions = state.clone(), list(live.actions)
+        for _ in range(len(hist) - mine[-1]):
+            live.undo()
+        try:
+            self._save(live)
+        except Exception:
+            live.game.state, live.actions = saved, saved_actions
+            raise Refusal("the game could not be saved; try again", 503) from None
+
+    # -- the computer
+
+    def kick_computer(self, live: LiveGame) -> None:
+        """Start the computer's moves in the background if it is to act."""
+        if live.computer_to_act() and (live.task is None or live.task.done()):
+            live.task = asyncio.create_task(self._computer_moves(live))
+
+    async def _computer_moves(self, live: LiveGame) -> None:
+        seat = live.computer_seat
+        assert seat is not None
+        while True:
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+            async with live.lock:
+                if not live.computer_to_act():
+                    return
+                state = live.game.state
+                obs = state.observation(seat)
+                step = live.row.version
+                agent = computer_agent(live.row, step)
+                try:
+                    action = await asyncio.to_thread(agent.act, obs)
+                except Exception:  # pragma: no cover - an agent bug: leave the game as it is
+                    return
+                if live.game.state is not state or live.row.version != step:
+                    continue
+                try:
+                    live.apply(action)
+                    self._save_or_undo(live, 1)
+                except (BeziqueError, Refusal):  # pragma: no cover - an agent bug; stop
+                    return
+            await self.broadcast(live)
+
+
+def clean_name(name: Any) -> str:
+    """A player's name as shown at the table: printable, at most 24 characters."""
+    if not isinstance(name, str):
+        return ""
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
+

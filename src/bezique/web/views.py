@@ -1,0 +1,190 @@
+"""What each seat is sent about its game: the JSON view built from that seat's
+:class:`~bezique.observation.Observation` only (so the other hand and the stock never leave the
+server), the deal's log in words, and the public summary shown in the list of games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import RANK_NAMES, SUITS, card_name, card_symbol, parse_card, rank_of, suit_of
+from ..game import Game
+from ..observation import Observation
+from ..rules import Rules
+from .live import COMPUTER, FRIEND, LiveGame
+from .store import GameRow
+
+# Hand order on screen: suits alternate black and red (S H C D), ranks high to low.
+DISPLAY_SUITS = (0, 1, 3, 2)
+
+
+def _code(card: int) -> str:
+    return card_name(card)
+
+
+def display_key(card: int) -> tuple[int, int]:
+    """The order of cards on screen (see :data:`DISPLAY_SUITS`)."""
+    return (DISPLAY_SUITS.index(suit_of(card)), rank_of(card))
+
+
+def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]:
+    """The cards, name and points of a ``meld ...`` action text."""
+    cards = [parse_card(tok.split("*")[0]) for tok in text.split()[1:]]
+    kind = rules.classify(cards, trump)
+    return (cards, kind.name, kind.points) if kind else (cards, "meld", 0)
+
+
+def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, Any]]:
+    """The deal's last actions as sentences (all of them are public at the table)."""
+    out: list[dict[str, Any]] = []
+    start = max(0, len(obs.actions) - last)
+    plays = sum(1 for _, text in obs.actions[:start] if text.startswith("play"))
+    seven = RANK_NAMES[obs.rules.seven_rank]
+    for seat, text in obs.actions[start:]:
+        who = "You" if seat == obs.seat else names[seat]
+        verb, _, rest = text.partition(" ")
+        if verb == "play":
+            card = card_symbol(parse_card(rest.split("*")[0]))
+            line = f"{who} {'led' if plays % 2 == 0 else 'played'} {card}"
+            plays += 1
+        elif verb == "meld":
+            cards, name, pts = meld_info(obs.rules, obs.trump, text)
+            line = f"{who} declared {name} {' '.join(card_symbol(c) for c in cards)} (+{pts})"
+        elif verb == "exchange":
+            line = f"{who} exchanged the {seven} of trumps for the turn-up (+10)"
+        elif verb == "seven":
+            line = f"{who} declared the {seven} of trumps (+10)"
+        else:
+            line = f"{who} drew from the stock"
+        out.append({"seat": seat, "text": line})
+    return out
+
+
+def seat_view(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
+    """The whole message a seat receives about its game, built from its observation only."""
+    obs: Observation = live.game.state.observation(seat)
+    return build_view(obs, live.row, len(live.game.deals) + 1, online)
+
+
+def build_view(
+    obs: Observation, row: GameRow, deal_number: int, online: list[bool]
+) -> dict[str, Any]:
+    """Turn an observation (and the game's public facts) into the JSON a seat is sent."""
+    seat, other = obs.seat, 1 - obs.seat
+    legal = set(obs.legal)
+    rules = obs.rules
+    names = list(row.names)
+    hand = [
+        {"card": _code(c), "action": f"play {_code(c)}" if f"play {_code(c)}" in legal else None}
+        for c in sorted(obs.hand, key=display_key)
+    ]
+
+    def table(s: int) -> list[dict[str, Any]]:
+        seen: dict[int, int] = {}
+        out = []
+        for c in sorted(obs.shown[s], key=display_key):
+            k = seen[c] = seen.get(c, 0) + 1
+            action = None
+            if s == seat:
+                for cand in (f"play {_code(c)}*", f"play {_code(c)}*{k}"):
+                    if cand in legal:
+                        action = cand
+            out.append({"card": _code(c), "action": action})
+        return out
+
+    melds_avail: list[dict[str, Any]] = []
+    for text in sorted(a for a in legal if a.startswith("meld ")):
+        cards, name, pts = meld_info(rules, obs.trump, text)
+        melds_avail.append(
+            {"action": text, "name": name, "points": pts, "cards": [_code(c) for c in cards]}
+        )
+    melds_avail.sort(key=lambda m: (-int(m["points"]), str(m["action"])))
+    specials = [a for a in ("exchange", "seven", "pass") if a in legal]
+    won = [0, 0]
+    for t in obs.tricks:
+        won[t.winner] += rules.card_points[rank_of(t.lead)] + rules.card_points[rank_of(t.follow)]
+    last = obs.tricks[-1] if obs.tricks else None
+    leader = 1 - obs.turn if obs.phase == "follow" else seat  # only a follower faces a trick
+    over = obs.phase == "over"
+    drew = None
+    if obs.actions and obs.actions[-1][1] == "pass" and obs.draws:
+        drew = _code(obs.draws[-1])
+    opp_table = len(obs.shown[other])
+    totals = [obs.totals[0] + obs.scores[0], obs.totals[1] + obs.scores[1]]
+    turn = obs.turn if obs.turn in (0, 1) else None
+    return {
+        "type": "state",
+        "game": {
+            "id": row.id,
+            "opponent": row.opponent,
+            "level": row.level,
+            "variant": rules.variant,
+            "target": rules.target,
+            "you": seat,
+            "names": names,
+            "online": online,
+            "version": row.version,
+            "deal": deal_number,
+            "totals": totals,
+            "winner": obs.winner,
+            "waiting_for_friend": row.opponent == FRIEND and row.token_hashes[1] is None,
+            "can_undo": row.opponent == COMPUTER
+            and obs.winner is None
+            and any(p == seat for p, _ in obs.actions),
+            "finished_deals": deal_number - (0 if over else 1),
+        },
+        "deal": {
+            "trump": SUITS[obs.trump],
+            "dealer": obs.dealer,
+            "turn": turn,
+            "phase": obs.phase,
+            "your_turn": turn == seat,
+            "stock": obs.stock,
+            "turnup": _code(obs.turnup) if obs.turnup is not None else None,
+            "end_phase": obs.end_phase,
+            "hand": hand,
+            "opponent_hidden": obs.opponent_hand_size - opp_table,
+            "opponent_known": [_code(c) for c in obs.opponent_known],
+            "table": [table(0), table(1)],
+            "melds": [
+                [
+                    {"name": m.name, "cards": [_code(c) for c in m.cards], "points": m.points,
+                     "intact": m.intact}
+                    for m in obs.melds[s]
+                ]
+                for s in (0, 1)
+            ],
+            "trick": [{"card": _code(c), "seat": leader} for c in obs.trick],
+            "last_trick": None
+            if last is None
+            else {
+                "leader": last.leader,
+                "lead": _code(last.lead),
+                "follow": _code(last.follow),
+                "winner": last.winner,
+            },
+            "tricks_played": obs.tricks_played,
+            "scores": list(obs.scores),
+            "brisques": won,
+            "melds_available": melds_avail,
+            "specials": specials,
+            "legal": sorted(legal),
+            "log": _log(obs, names),
+            "drew": drew,
+        },
+    }
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """What the list of games shows about one game (public facts only)."""
+    st = game.state
+    turn = st.current_player()
+    return {
+        "variant": game.rules.variant,
+        "target": game.rules.target,
+        "scores": list(st.game_scores),
+        "deal": len(game.deals) + 1,
+        "turn": turn if turn in (0, 1) else None,
+        "deal_over": st.is_terminal(),
+        "winner": game.winner,
+    }
