@@ -412,9 +412,11 @@ def test_every_bad_request_is_refused_and_changes_nothing(tmp_path: Path,
         assert _fixed(live) == after
         # creating games with bad settings
         for body in ({"opponent": "robot"}, {"level": 9}, {"target": -5},
-                     {"variant": "poker"}, {"opponent": "friend", "seed": 3}):
+                     {"variant": "poker"}, {"opponent": "friend", "seed": 3},
+                     {"variant": "rubicon"}, {"variant": "sixpack", "opponent": "friend"}):
             r = client.post("/api/games", json=body)
             assert r.status_code == 400, body
+            assert "error" in r.json(), body
     assert not scan.problems, scan.problems[:5]
 
 

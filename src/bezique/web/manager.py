@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
+from ..agents.base import AGENT_VARIANTS
 from ..agents.levels import DEFAULT_LEVEL, level_spec
 from ..errors import BeziqueError
 from ..game import Game
@@ -90,8 +91,9 @@ class Manager:
             raise Refusal("level must be a whole number from 1 to 5")
         if not isinstance(target, int) or isinstance(target, bool) or not 100 <= target <= 10000:
             raise Refusal("target must be a whole number from 100 to 10000")
-        if not isinstance(variant, str):
-            raise Refusal("variant must be 'bezique' or 'binocle'")
+        if not isinstance(variant, str) or variant not in AGENT_VARIANTS:
+            raise Refusal(f"the browser game plays {' and '.join(AGENT_VARIANTS)}, not "
+                          f"{str(variant)[:40]!r} (the rest of the family is coming)")
         try:
             rules = Rules.preset(variant, target=target)
         except BeziqueError as e:
