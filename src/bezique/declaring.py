@@ -82,6 +82,7 @@ class Declaring(Position):
         self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] | shown)
         again = CARTE_ON if self.rules.carte_blanche_repeat else CARTE_OFF
         self._carte = _set(self._carte, seat, again)
+        self._sync_extra()
         self._score(seat, self.rules.carte_points, "carte", "repeat" if state >= 0 else "hand")
         self._prev = snap
 
@@ -124,6 +125,7 @@ class Declaring(Position):
                 q = self.stock[pos + i]
                 carte[who] = CARTE_OFF if _COURT >> (q & 7) & 1 else q
         self._carte = tuple(carte)
+        self._sync_extra()
 
     def _seven_action(self, seat: int, action: int) -> None:
         rules = self.rules
@@ -217,12 +219,14 @@ class Declaring(Position):
         self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~mask)
         if restore >= 0:
             self._restored = _set(self._restored, seat, self._restored[seat] | 1 << restore)
+            self._sync_extra()
         if self.trump < 0 and (k.shape in ("royal", "sequence")
                                or (k.shape in _PAIRS and rules.bezique_pair == "trump")):
             # the first marriage or sequence fixes trumps (a bezique too, where it follows them)
             queen = next(q for q in bits(mask) if rank_of(q) == QUEEN)
             self.trump = suit_of(queen)
             self._patterns = quick_patterns(rules, self.trump)
+            self._sync_extra()
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)
         self._prev = snap

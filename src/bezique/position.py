@@ -64,6 +64,7 @@ class Position:
         "_dmelds",
         "_dseven",
         "_events",
+        "_extra",
         "_last",
         "_nstock",
         "_patterns",
@@ -126,6 +127,7 @@ class Position:
     _last: int
     _events: tuple[Event, ...]
     _nstock: int
+    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte), for snapshots
     _carte: tuple[int, ...]  # per seat, where the variant has carte blanche (else empty)
     _restored: tuple[int, ...]  # per seat: the broken melds of its log restored (RULES 9.0.5)
     _seven7: int  # the seven of trumps (card 0..31) while it counts, else -1
@@ -160,11 +162,7 @@ class Position:
             self._winner,
             self._prev,
             action,
-            self.trump,
-            self._patterns,
-            self._trick,
-            self._restored,
-            self._carte,
+            self._extra,
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
@@ -191,18 +189,23 @@ class Position:
             self._winner,
             self._prev,
             _,
-            self.trump,
-            self._patterns,
-            self._trick,
-            self._restored,
-            self._carte,
+            extra,
         ) = snap
+        if extra is not self._extra:  # only where the deal changed one of them
+            self._extra = extra
+            self.trump, self._patterns, self._trick, self._restored, self._carte = extra
+
+    def _sync_extra(self) -> None:
+        """Record a change of trump, the trick of three or four, restored melds or carte
+        blanche in the one tuple snapshots share (they rarely change, and never in the classic
+        game, so a snapshot holds one reference for the five)."""
+        self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
         snap = self._snapshot(0)
         return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *snap[:20], *snap[22:])
+                *snap[:20], self.trump, self._trick, self._restored, self._carte)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.key() == other.key()

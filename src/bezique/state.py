@@ -148,6 +148,7 @@ class State(Declaring):
         s._trick = ()
         s._restored = zeros
         s._carte = (CARTE_NOT_YET,) * n if rules.carte_points else ()
+        s._sync_extra()
         s.turn = (dealer + 1) % n
         s.phase_id = LEAD
         s._dmelds = 0
@@ -201,6 +202,7 @@ class State(Declaring):
         s._trick = self._trick
         s._restored = self._restored
         s._carte = self._carte
+        s._extra = self._extra
         return s
 
     def undo_action(self) -> None:
@@ -352,6 +354,7 @@ class State(Declaring):
             # a carte blanche not declared before the first card, or a repeat not made, is lost
             self._carte = _set(self._carte, seat,
                                CARTE_OFF if self._carte[seat] == CARTE_NOT_YET else CARTE_ON)
+            self._sync_extra()
         if p & 31 == self._played7 and self.turnup_phys >= 0 and not self.scored_sevens >> p & 1:
             self.scored_sevens |= bit
             self._score(seat, self.rules.seven_points, "seven", card_name(p))
@@ -363,6 +366,7 @@ class State(Declaring):
                 self.turn = 1 - seat
             else:
                 self._trick = (p, seat, p)
+                self._sync_extra()
                 self.turn = (seat + 1) % len(h)
         elif two:
             self._finish_trick(seat, p)
@@ -427,12 +431,14 @@ class State(Declaring):
         cards.append(p)
         if len(cards) < n:
             self._trick = (best, best_seat, *cards)
+            self._sync_extra()
             self.turn = (seat + 1) % n
             return
         rules = self.rules
         self.won_masks = _set(self.won_masks, best_seat, self.won_masks[best_seat] | _mask(cards))
         pts = sum(rules.card_points[c & 7] for c in cards)
         self._trick = ()
+        self._sync_extra()
         if pts:
             self._bris = _set(self._bris, best_seat, self._bris[best_seat] + pts)
             if rules.brisques == "immediate":
