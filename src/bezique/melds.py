@@ -199,7 +199,9 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
     for pat, cls, pm, _, _, _, _ in cands:
         # rule 4 (a card new to the class), fresh card
         avail = held_phys & pm
-        if (classic and not avail & ~used[cls]) or (every and not avail & hand):
+        if (classic and not avail & ~used[cls] and not (rules.second_double and cls == 1)) or (
+            every and not avail & hand
+        ):
             continue
         if pat.n:
             cards = [make_card(pat.rank, s) for s in range(4)]
@@ -260,8 +262,11 @@ def meld_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int,
     k = rules.melds[kind]
     cls = k.cls
     held = hand | shown
-    for mk, mm in log:
-        if not mm & mask:
+    waived = -1
+    if rules.second_double and k.shape == "beziques" and k.count == 2:
+        waived = _second_double(rules, mask, held, log)
+    for i, (mk, mm) in enumerate(log):
+        if not mm & mask or i == waived:
             continue
         m = rules.melds[mk]
         if m.cls == cls:
@@ -285,7 +290,7 @@ def meld_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int,
                 f"with cross_class = increase a {k.name} ({k.points}) must score more than "
                 f"your {m.name} ({m.points}), which shares {cards_sym(mm & mask)}"
             )
-    if not mask & ~used[cls]:
+    if not mask & ~used[cls] and waived < 0:
         if not explain:
             return ILLEGAL
         return (
@@ -295,6 +300,34 @@ def meld_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int,
     if rules.fresh_card == "every" and not mask & hand:
         return "each meld needs at least one card from your hand, not only cards on the table"
     return None
+
+
+def _second_double(rules: Rules, mask: int, held: int, log: Log) -> int:
+    """RULES.md 9.4's second double: the index in ``log`` of the intact double whose rule 3 the
+    double ``mask`` is excused from, or -1.  ``mask`` must be one pair of that double (a Q and
+    a J declared together: the single it grew from, or the rest) and a pair never in a double;
+    the new pair then counts as new for rule 4."""
+    doubles = [i for i, (mk, _) in enumerate(log)
+               if rules.melds[mk].shape == "beziques" and rules.melds[mk].count == 2]
+    in_doubles = 0
+    for i in doubles:
+        in_doubles |= log[i][1]
+    sharing = [i for i in doubles if log[i][1] & mask]
+    if len(sharing) != 1:
+        return -1
+    i = sharing[0]
+    dm = log[i][1]
+    pair, rest = mask & dm, mask & ~dm
+    if dm & held != dm or pair.bit_count() != 2 or rest.bit_count() != 2 or rest & in_doubles:
+        return -1
+    if len({p & 31 for p in bits(pair)}) != 2:  # one queen and one jack
+        return -1
+    singles = [mm for mk, mm in log[:i]
+               if rules.melds[mk].shape == "beziques" and rules.melds[mk].count == 1
+               and mm & dm == mm]
+    if singles and not any(pair in (sm, dm & ~sm) for sm in singles):
+        return -1  # not a pair declared together
+    return i
 
 
 def reuse_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int, log: Log,

@@ -266,6 +266,7 @@ class Rules:
     turnup: bool = True  # a card is turned up for trumps (False: trumps fixed by a first meld)
     settlement: str = "totals"  # "totals": deals add up to the target; "portland": RULES 9.0.7
     carte_points: int = 0  # carte blanche (RULES.md 9.0.4); 0: the variant has none
+    second_double: bool = False  # three- and four-handed: the second double (RULES.md 9.4)
     game_bonus: int = 0  # G of RULES.md 9.0.7
     rubicon_at: int = 0  # R of RULES.md 9.0.7
     # options
@@ -539,8 +540,21 @@ EIGHTPACK = _make_preset(
     **{**_MULTIPACK, "hand_size": 15},
 )
 
+BEZIQUE3 = _make_preset(
+    variant="bezique3",
+    ranks=(ACE, TEN, KING, QUEEN, JACK, NINE, 6, SEVEN),
+    copies=3,
+    hand_size=8,
+    seven_rank=SEVEN,
+    nplayers=3,
+    melds=(*BEZIQUE_MELDS[:3], *_beziques((40, 500, 1500)), *BEZIQUE_MELDS[5:]),
+    card_points=(10, 10, 0, 0, 0, 0, 0, 0),
+    second_double=True,
+    target=2000,
+)
+
 PRESETS: dict[str, Rules] = {"bezique": BEZIQUE, "binocle": BINOCLE, "rubicon": RUBICON,
-                             "sixpack": SIXPACK, "eightpack": EIGHTPACK}
+                             "sixpack": SIXPACK, "eightpack": EIGHTPACK, "bezique3": BEZIQUE3}
 
 __all__ = [
     "BEZIQUE",
