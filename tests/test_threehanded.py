@@ -145,3 +145,27 @@ def test_three_handed_deals_keep_every_invariant(seed: int) -> None:
     assert end.tricks_played == 32 and sum(end.brisques) == 8 * 3 * 10
     if seed % 6 == 0:
         check_hidden_independence(end, random.Random(seed))
+
+
+def test_a_three_handed_record_replays_as_json_and_the_account_says_why_not(
+    tmp_path: object,
+) -> None:
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from bezique.cli import main
+    from bezique.game import Game
+
+    game = Game(R3, seed=1)
+    rng = random.Random(1)
+    while not game.state.is_terminal():
+        game.state.apply_action(rng.choice(game.state.legal_actions()))
+    path = Path(str(tmp_path)) / "b3.json"
+    path.write_text(json.dumps(game.to_record()))
+    out = CliRunner().invoke(main, ["replay", str(path), "--json"])
+    assert out.exit_code == 0
+    assert json.loads(out.output)["deals"][0]["scores"] == list(game.state.game_scores)
+    text = CliRunner().invoke(main, ["replay", str(path)])
+    assert text.exit_code == 2 and "use --json" in text.output

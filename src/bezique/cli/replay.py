@@ -25,12 +25,15 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     if as_json:
         click.echo(json.dumps(replay(record, legal=legal)))
         return
+    if record.rules.nplayers != 2:
+        fail(f"the readable account is for two-handed games; use --json for {record.rules.variant}")
     names = ("Player 0", "Player 1")
     results = replay_deals(record)
+    one_deal = record.rules.settlement == "portland"  # each deal is a game of its own
     for i, d in enumerate(record.deals):
         if i:
             click.echo("")
-        start = record.start(i, results[i - 1].state.game_scores if i else (0, 0))
+        start = record.start(i, results[i - 1].state.game_scores if i and not one_deal else None)
         for line in deal_header(start, i + 1, names):
             click.echo(line)
         for line in narrate(start, list(d.actions), names):
