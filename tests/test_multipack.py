@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_family_core import check_hidden_independence, play_checked
 
 from bezique import IllegalActionError, Rules, State
 from bezique.cards import card_of, parse_card, rank_of, suit_of
@@ -453,3 +456,29 @@ def test_front_ends_refuse_to_seat_computers_in_a_variant_they_cannot_play_yet()
                           input=json.dumps(request) + "\n", capture_output=True, timeout=60)
     answer = json.loads(done.stdout.splitlines()[0])
     assert answer["ok"] is False and "do not play sixpack yet" in answer["error"]
+
+
+FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
+    ("rubicon", {}),
+    ("rubicon", {"reuse": "loose", "carte_blanche_repeat": False}),
+    ("rubicon", {"reuse": "classic", "bezique_pair": "trump", "bezique_fixes_trumps": True}),
+    ("rubicon", {"fresh_card": "every", "cross_class": "increase", "four_tens": 90}),
+    ("sixpack", {}),
+    ("sixpack", {"bezique_pair": "standard", "melds_per_trick": 2}),
+    ("sixpack", {"bezique_fixes_trumps": True, "rubicon_bonus": 2000}),
+    ("eightpack", {}),
+    ("eightpack", {"reuse": "loose", "four_tens": 90}),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(config=st.sampled_from(FAMILY_OPTION_SETS), seed=st.integers(0, 2**32 - 1))
+def test_family_option_sets_keep_every_invariant(config: tuple[str, dict[str, Any]],
+                                                 seed: int) -> None:
+    """Cards accounted for, scores equal to events, undo exact, junk ints refused, clones
+    independent, and (one deal in four) observations independent of unseen cards."""
+    variant, options = config
+    end = play_checked(Rules.preset(variant, **options), seed, junk=8)
+    assert end.is_terminal() and end.tricks_played == end.rules.total_tricks
+    if seed % 4 == 0:
+        check_hidden_independence(end, random.Random(seed))
