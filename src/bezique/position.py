@@ -69,11 +69,13 @@ class Position:
         "_nstock",
         "_patterns",
         "_played7",
+        "_points",
         "_prev",
         "_restored",
         "_scores",
         "_seven7",
         "_trick",
+        "_tricks_at",
         "_winner",
         "copies",
         "deal_hands",
@@ -127,6 +129,8 @@ class Position:
     _last: int
     _events: tuple[Event, ...]
     _nstock: int
+    _points: tuple[int, ...]  # the rules' card points by rank (brisques), read per trick
+    _tricks_at: tuple[int, int]  # (the trick that scores last at the stock or -1, the last)
     _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte), for snapshots
     _carte: tuple[int, ...]  # per seat, where the variant has carte blanche (else empty)
     _restored: tuple[int, ...]  # per seat: the broken melds of its log restored (RULES 9.0.5)

@@ -129,6 +129,9 @@ class State(Declaring):
         s.trump = suit_of(turnup) if turnup >= 0 else -1
         s.stock = tuple(stock)
         s._nstock = len(s.stock)
+        s._points = rules.card_points
+        s._tricks_at = (rules.stock_tricks if rules.last_trick == "stock" else -1,
+                        rules.total_tricks)
         s._seven7 = s.trump * 8 + rules.seven_rank if turnup >= 0 else -1
         s._played7 = s._seven7 if rules.seven == "played" else -1
         s.deal_hands = tuple(tuple(h) for h in hands)
@@ -197,6 +200,8 @@ class State(Declaring):
         s.trump = self.trump
         s.turnup_card = self.turnup_card
         s._nstock = self._nstock
+        s._points = self._points
+        s._tricks_at = self._tricks_at
         s._seven7 = self._seven7
         s._played7 = self._played7
         s._trick = self._trick
@@ -409,15 +414,15 @@ class State(Declaring):
             win = seat if p & 7 < lead & 7 else 1 - seat
         else:
             win = seat if fs == self.trump else 1 - seat
-        rules = self.rules
         w = self.won_masks
         both = (1 << lead) | (1 << p)
         self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
-        pts = rules.card_points[lead & 7] + rules.card_points[p & 7]
+        points = self._points
+        pts = points[lead & 7] + points[p & 7]
         if pts:
             b = self._bris
             self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
-            if rules.brisques == "immediate":
+            if self.rules.brisques == "immediate":
                 self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
         self._trick_taken(win)
 
@@ -447,22 +452,22 @@ class State(Declaring):
 
     def _trick_taken(self, win: int) -> None:
         """After a trick: the winner leads next, and declares while the stock lasts."""
-        rules = self.rules
         self.lead_card = -1
         tricks = self.trick_count = self.trick_count + 1
         self._last = win
         self.turn = win
         if self.phase_id == OVER:  # end_check = immediate ended the game on the brisques
             return
-        if tricks == rules.stock_tricks and rules.last_trick == "stock":
-            self._score(win, rules.last_trick_points, "last trick", "stock")
+        last_at_stock, total = self._tricks_at
+        if tricks == last_at_stock:  # last_trick = stock
+            self._score(win, self.rules.last_trick_points, "last trick", "stock")
             if self.phase_id == OVER:
                 return
         if self.stock_pos < self._nstock:
             self.phase_id = DECLARE
             self._dmelds = 0
             self._dseven = False
-        elif tricks == rules.total_tricks:
+        elif tricks == total:
             self._end_deal()
         else:
             self.phase_id = LEAD
