@@ -191,3 +191,14 @@ def test_nothing_outside_the_engine_reads_a_private_attribute_of_a_state() -> No
             if isinstance(node, ast.Attribute) and node.attr in private and not own:
                 found.append(f"{name}:{node.lineno}: .{node.attr}")
     assert found == []
+
+
+def test_the_shipped_specification_is_the_shared_one() -> None:
+    """docs/RULES.md is a copy of the project's specification (shared/RULES.md beside the
+    checkout, where there is one, as in CI and on the developers' machines)."""
+    root = Path(__file__).resolve().parent.parent
+    shipped = root / "docs" / "RULES.md"
+    assert shipped.read_text(encoding="utf-8").startswith("# Bezique: the rules")
+    shared = root.parent / "shared" / "RULES.md"
+    if shared.exists():
+        assert shipped.read_bytes() == shared.read_bytes(), "copy shared/RULES.md to docs/"
