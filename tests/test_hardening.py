@@ -164,3 +164,13 @@ def test_the_engine_answers_bad_bytes_and_huge_numbers_and_goes_on() -> None:
 def test_search_samples_are_capped() -> None:
     with pytest.raises(OptionError, match="from 1 to 5000"):
         make_agent("search:samples=100000000")
+
+
+@pytest.mark.parametrize("field", ["seat", "dealer"])
+def test_the_engine_refuses_float_seats_and_dealers(field: str) -> None:
+    request = {"cmd": "new", "seat": 0, "dealer": 1, "turnup": "JD",
+               "hand": ["9D", "QD", "AH", "KS", "7S", "8C", "TD", "AS"], field: 0.0}
+    done = _run("engine", stdin=(json.dumps(request) + "\n").encode())
+    answer = json.loads(done.stdout.decode().splitlines()[0])
+    assert answer["ok"] is False and field in answer["error"]
+    assert "internal error" not in answer["error"]

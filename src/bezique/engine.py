@@ -346,10 +346,10 @@ class Engine:
         rules = Rules.from_options(variant, options)
         require_agent_variant(rules)
         seat = req.get("seat")
-        if seat not in (0, 1) or isinstance(seat, bool):
+        if type(seat) is not int or seat not in (0, 1):
             raise ProtocolError("'seat' must be 0 or 1 (the seat the engine plays)")
         dealer = req.get("dealer", 1)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
+        if type(dealer) is not int or dealer not in (0, 1):
             raise ProtocolError("'dealer' must be 0 or 1")
         hand = req.get("hand")
         if not isinstance(hand, list):
@@ -418,7 +418,7 @@ class Engine:
         """An action given as text, ``[player, text]`` or an object like ``cmd action``'s."""
         if isinstance(a, str):
             return Step(a)
-        if (isinstance(a, list) and len(a) == 2 and a[0] in (0, 1)
+        if (isinstance(a, list) and len(a) == 2 and type(a[0]) is int and a[0] in (0, 1)
                 and not isinstance(a[0], bool) and isinstance(a[1], str)):
             return Step(a[1], int(a[0]))
         if isinstance(a, dict):
@@ -427,7 +427,7 @@ class Engine:
                 raise ProtocolError(f"{what}: 'action' must be an action text such as "
                                     "\"play QS\"")
             player = a.get("player")
-            if player is not None and (player not in (0, 1) or isinstance(player, bool)):
+            if player is not None and (type(player) is not int or player not in (0, 1)):
                 raise ProtocolError(f"{what}: 'player' must be 0 or 1")
             draw = _card(a["draw"], f"{what}: 'draw'") if a.get("draw") is not None else None
             points = a.get("points")
