@@ -53,7 +53,6 @@ class Declaring(Position):
 
     __slots__ = ()
 
-
     def _carte_problem(self, seat: int) -> str | None:
         """Why ``seat`` may not declare carte blanche now (RULES.md 9.0.4, 9.10), or None."""
         if not self._carte:
