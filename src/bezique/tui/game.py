@@ -61,8 +61,9 @@ class GameScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, delay: float) -> None:
+    def __init__(self, session: Session, delay: float, note: str = "") -> None:
         super().__init__()
+        self.note = note
         self.session = session
         self.delay = delay
         self.gen = 0  # bumped by undo and new deals: late answers from threads are dropped
@@ -117,6 +118,8 @@ class GameScreen(Screen[None]):
             self._write_log(f"Deal {self.session.deal_number()}: "
                             f"{'you deal' if self.session.state.dealer == 0 else 'Computer deals'}")
         self.refresh_view()
+        if self.note:
+            self.status(self.note)
         self.proceed()
 
     @property

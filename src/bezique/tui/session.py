@@ -57,6 +57,55 @@ def save_path() -> Path:
     return data_dir() / SAVE_NAME
 
 
+def numbered_save(n: int) -> Path:
+    """The file of the kept game number ``n`` (``bezique play --resume N``)."""
+    return data_dir() / f"game-{n}.json"
+
+
+def numbered_saves() -> list[tuple[int, Path]]:
+    """The kept games (number, file), oldest first."""
+    out = []
+    d = data_dir()
+    if d.is_dir():
+        for f in d.glob("game-*.json"):
+            num = f.stem[len("game-"):]
+            if num.isdigit():
+                out.append((int(num), f))
+    return sorted(out)
+
+
+def keep_unfinished(path: Path) -> int | None:
+    """Before a new game replaces the one in ``path``: if that one is unfinished, move it to the
+    next free numbered save and return its number (``None`` if there was nothing to keep)."""
+    if not path.exists():
+        return None
+    try:
+        if Session.resume(path).game_over():
+            return None
+    except BeziqueError:
+        return None
+    taken = {n for n, _ in numbered_saves()}
+    n = 1
+    while n in taken:
+        n += 1
+    target = path.parent / f"game-{n}.json"
+    os.replace(path, target)
+    return n
+
+
+def save_description(path: Path) -> str:
+    """One line about a saved game: level, variant, deal and scores."""
+    try:
+        s = Session.resume(path)
+    except BeziqueError as e:
+        return f"cannot be read ({e})"
+    a, b = s.state.game_scores
+    d0, d1 = s.state.scores
+    over = "finished" if s.game_over() else f"deal {s.deal_number()}"
+    return (f"{s.rules.variant}, level {s.level} {LEVEL_NAMES[s.level]}, {over}, "
+            f"you {a + d0} · computer {b + d1}")
+
+
 @dataclass
 class PlayConfig:
     """What a person chooses before a game: the computer's level, the variant and its options."""

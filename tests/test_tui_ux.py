@@ -1,0 +1,78 @@
+"""``bezique play``: what a player from a card-game app expects (kept games, log lines that say
+why, drawing when there is nothing to declare, undo that leaves no trace, …)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_tui import first_legal, game_screen, make_app, press_for, screen_text, settle
+
+from bezique.cli import main
+from bezique.tui.session import PlayConfig, Session, numbered_save, numbered_saves, save_path
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test saves into its own directory, never the user's."""
+    d = tmp_path / "data"
+    monkeypatch.setenv("BEZIQUE_DATA_DIR", str(d))
+    return d
+
+
+def unfinished_game(seed: int = 5) -> Session:
+    s = Session.new(PlayConfig(level=1, seed=seed), save_path())
+    while not s.human_to_act():
+        s.computer_move()
+    s.play(s.observation().legal[0])
+    return s
+
+
+async def test_a_new_game_keeps_the_unfinished_one_as_a_numbered_save() -> None:
+    old = unfinished_game()
+    history = old.state.history_strings()
+    app = make_app(seed=8)  # as `bezique play --level 1`: no start screen
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert "kept as save 1" in screen_text(app)
+    assert app.kept == 1
+    assert [n for n, _ in numbered_saves()] == [1]
+    assert Session.resume(numbered_save(1)).state.history_strings() == history
+    assert Session.resume(save_path()).game.seed == 8
+    out = CliRunner().invoke(main, ["play", "--saves"])
+    assert out.exit_code == 0
+    assert "current:" in out.output and "1: bezique, level 1" in out.output
+    assert "--resume 1" in out.output
+
+
+async def test_a_second_new_game_keeps_the_next_number_and_resume_n_goes_on() -> None:
+    unfinished_game(1)
+    for seed in (2, 3):
+        app = make_app(seed=seed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            s = app.session
+            assert s is not None
+            gs = game_screen(app)
+            await press_for(pilot, gs, first_legal(gs, s.observation()))
+            await settle(pilot, app)
+    assert [n for n, _ in numbered_saves()] == [1, 2]
+    app = make_app(resume=True)
+    app.path = numbered_save(1)  # as `bezique play --resume 1`
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert app.session is not None and app.session.game.seed == 1
+
+
+def test_resume_of_a_missing_kept_game_is_one_line_and_status_2() -> None:
+    out = CliRunner().invoke(main, ["play", "--resume", "4"])
+    assert out.exit_code == 2 and "no kept game 4" in out.output
+    assert len(out.output.strip().splitlines()) == 1
+
+
+def test_a_finished_or_missing_game_is_not_kept(data_dir: Path) -> None:
+    from bezique.tui.session import keep_unfinished
+
+    assert keep_unfinished(save_path()) is None
+    assert numbered_saves() == []
