@@ -183,19 +183,27 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
 
 
 def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Iterator[str]:
-    """Lines for a whole deal replayed from ``start`` (refused actions are reported)."""
+    """Lines for a whole deal replayed from ``start``: the first refused action with its reason;
+    the later ones (the record is then out of step) are summed up in one line at the end."""
     state = start.clone()
+    refused = 0
     for text in actions:
         before = state.clone()
         try:
             a = state.string_to_action(text)
             state.apply_action(a)
         except BeziqueError as e:
-            who = before.current_player()
-            by = f" by {names[who]}" if who >= 0 else ""
-            yield f"  ! {text!r}{by} refused: {e}"
+            refused += 1
+            if refused == 1:
+                who = before.current_player()
+                by = f" by {names[who]}" if who >= 0 else ""
+                yield f"  ! {text!r}{by} refused: {e}"
             continue
         yield from step_lines(before, a, state, names)
+    if refused > 1:
+        more = refused - 1
+        yield (f"  ! {more} later action{'s' if more > 1 else ''} refused as well: after a refused "
+               "action the record is out of step (`--json` lists each one)")
     lead = state.trick_cards()
     if lead and not state.is_terminal():
         leader = 1 - state.current_player()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import click
 
 from .common import fail
@@ -30,8 +33,22 @@ def serve(host: str, port: int, db: str | None, delay: float) -> None:
         app = create_app(path, computer_delay=delay)
     except (OSError, sqlite3.Error) as e:
         fail(f"cannot open the database {path}: {e}")
+    sock = _listen(host, port)
     click.echo(f"Bezique: open http://{host}:{port}/ in your browser (games stored in {path})")
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+        uvicorn.Server(config).run(sockets=[sock])
     except (OSError, SystemExit) as e:
         fail(f"cannot serve on {host}:{port}: {e}")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, or one clear line and status 2 (a port in use, a bad address)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family)
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            fail(f"port {port} on {host} is already in use: stop the other server or choose "
+                 "another port with --port")
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
