@@ -4,13 +4,17 @@ why, drawing when there is nothing to declare, undo that leaves no trace, …)."
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from test_tui import first_legal, game_screen, make_app, press_for, screen_text, settle
+from textual.widgets import Static
 
 from bezique.cli import main
 from bezique.tui.session import PlayConfig, Session, numbered_save, numbered_saves, save_path
+from bezique.tui.table import melds_text, opponent_panel
 
 
 @pytest.fixture(autouse=True)
@@ -76,3 +80,54 @@ def test_a_finished_or_missing_game_is_not_kept(data_dir: Path) -> None:
 
     assert keep_unfinished(save_path()) is None
     assert numbered_saves() == []
+
+
+def _melds(*items: tuple[str, int, bool]) -> Any:
+    ms = [SimpleNamespace(name=n, points=p, intact=i) for n, p, i in items]
+    return SimpleNamespace(melds=(ms, ms))
+
+
+def test_meld_line_shortens_then_counts_but_never_cuts() -> None:
+    obs = _melds(("four kings", 80, True), ("common marriage", 20, False),
+                 ("bezique", 40, True), ("four aces", 100, True))
+    full = melds_text(obs, 0).plain
+    assert full == "Melds: four kings 80, common marriage 20, bezique 40, four aces 100"
+    assert melds_text(obs, 0, 100).plain == full
+    short = melds_text(obs, 0, 50).plain
+    assert short == "Melds: 4K 80 marr. 20 bez. 40 4A 100"
+    assert melds_text(obs, 0, 30).plain == "Melds: 4 for 240 (1 broken)"
+
+
+def meldy_session(seed: int) -> Session:
+    """A game where you declare whatever you can, until you have three melds on the table."""
+    s = Session.new(PlayConfig(level=1, seed=seed), save_path())
+    while len(s.observation().melds[0]) < 3 and not s.deal_over():
+        if s.human_to_act():
+            legal = s.observation().legal
+            s.play(next((a for a in legal if a.startswith("meld")), legal[0]))
+        else:
+            s.computer_move()
+    return s
+
+
+async def test_the_meld_lines_fit_the_panels_at_80_columns() -> None:
+    s = meldy_session(0)  # two marriages and four queens
+    obs = s.observation()
+    assert len(obs.melds[0]) >= 3
+    app = make_app(resume=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.pause()
+        gs = game_screen(app)
+        mine = gs.query_one("#mymelds", Static)
+        width = mine.content_size.width
+        expected = melds_text(app.session.observation(), 0, width).plain  # type: ignore[union-attr]
+        assert len(expected) <= width < len(melds_text(obs, 0).plain)
+        assert expected in screen_text(app)
+
+
+def test_the_computer_panel_counts_all_its_cards_and_the_shown_ones() -> None:
+    obs = SimpleNamespace(opponent_hand_size=8, shown=((), (1, 2, 3, 4)), tricks=[], turn=0,
+                          opponent_known=[], melds=([], []))
+    text = opponent_panel(obs, False, False).plain  # type: ignore[arg-type]
+    assert text.startswith("8 cards (4 shown) · 0 tricks won")

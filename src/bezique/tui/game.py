@@ -152,7 +152,8 @@ class GameScreen(Screen[None]):
         s = self.session
         obs = s.observation()
         self.query_one("#top", Static).update(title_bar(s))
-        self.query_one("#opp", Static).update(opponent_panel(obs, s.deal_over(), self.colour))
+        opp = self.query_one("#opp", Static)
+        opp.update(opponent_panel(obs, s.deal_over(), self.colour, self._width(opp)))
         self.query_one("#score", Static).update(
             score_panel(obs, s.state.is_terminal(), self.colour))
         self._draw_mine(obs)
@@ -160,10 +161,20 @@ class GameScreen(Screen[None]):
         self._flush_log()
 
     def _draw_mine(self, obs: Observation) -> None:
-        self.query_one("#mymelds", Static).update(melds_text(obs, 0))
+        mine = self.query_one("#mymelds", Static)
+        mine.update(melds_text(obs, 0, self._width(mine)))
         slots, self.hand_actions = hand_slots(obs)
         declaring = obs.my_turn and obs.phase == "declare"
         self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
+
+    @staticmethod
+    def _width(widget: Static) -> int | None:
+        """The columns a panel's lines have (None before the first layout)."""
+        return widget.content_size.width or None
+
+    def on_resize(self) -> None:
+        """Fit the meld lines to the new width."""
+        self.call_after_refresh(self.refresh_view)
 
     def _draw_center(self, obs: Observation) -> None:
         s = self.session
