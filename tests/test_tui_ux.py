@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from test_tui import first_legal, game_screen, make_app, press_for, screen_text, settle
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from bezique.cli import main
 from bezique.tui.session import PlayConfig, Session, numbered_save, numbered_saves, save_path
@@ -131,3 +131,112 @@ def test_the_computer_panel_counts_all_its_cards_and_the_shown_ones() -> None:
                           opponent_known=[], melds=([], []))
     text = opponent_panel(obs, False, False).plain  # type: ignore[arg-type]
     assert text.startswith("8 cards (4 shown) · 0 tricks won")
+
+
+def test_the_dealers_ten_for_a_turned_up_seven_is_logged() -> None:
+    for seed in range(200):
+        s = Session.new(PlayConfig(level=1, seed=seed))
+        if any(e[2] == "turnup" for e in s.state.events):
+            break
+    else:
+        raise AssertionError("no turned-up seven in 200 deals")
+    dealer = "You score" if s.state.dealer == 0 else "Computer scores"
+    assert any(line.startswith(dealer) and "is a seven" in line and "(+10)" in line
+               for line in s.log), s.log
+
+
+def play_deal(s: Session) -> None:
+    while not s.deal_over():
+        if s.human_to_act():
+            s.play(s.observation().legal[0])
+        else:
+            s.computer_move()
+
+
+def test_every_score_of_a_deal_has_a_log_line_saying_why() -> None:
+    s = Session.new(PlayConfig(level=1, seed=11))
+    play_deal(s)
+    text = "\n".join(s.log)
+    assert "the last trick (+10)" in text
+    assert "for brisques: the aces and tens won in tricks" in text
+    # the points in the log add up to the deal's scores
+    import re
+
+    got = [0, 0]
+    for line in s.log:
+        m = re.search(r"\(\+(\d+)\)$", line)
+        if m:
+            got[0 if line.startswith("You") else 1] += int(m.group(1))
+    assert tuple(got) == s.state.scores, s.log
+
+
+def test_undo_cuts_the_log_back_to_what_it_was_before_the_move() -> None:
+    s = Session.new(PlayConfig(level=1, seed=4))
+    undone = 0
+    while not s.deal_over() and undone < 6:
+        if not s.human_to_act():
+            s.computer_move()
+            continue
+        if s.forced_draw():
+            s.play("pass")
+            continue
+        before = list(s.log)
+        history = s.state.history_strings()
+        s.play(s.observation().legal[-1])
+        while not s.deal_over() and (s.computer_to_act() or s.forced_draw()):
+            if s.computer_to_act():
+                s.computer_move()
+            else:
+                s.play("pass")
+        if any("You draw" in line for line in s.log[len(before):]):
+            s.undo()
+            assert s.log == before  # no "You draw …": nothing a fresh player would not see
+            assert s.state.history_strings() == history
+            undone += 1
+            s.play(s.observation().legal[0])
+    assert undone >= 3
+
+
+async def test_undo_in_the_app_leaves_no_taken_back_line_in_the_log() -> None:
+    app = make_app(seed=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        s = app.session
+        assert s is not None
+        gs = game_screen(app)
+        for _ in range(4):
+            await press_for(pilot, gs, first_legal(gs, s.observation()))
+            await settle(pilot, app)
+        before = list(s.log)
+        await press_for(pilot, gs, first_legal(gs, s.observation()))
+        await settle(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert s.log == before
+        log = gs.query_one("#log", RichLog)
+        assert [strip.text.rstrip() for strip in log.lines][-1] == before[-1]
+
+
+async def test_a_trick_won_with_nothing_to_declare_draws_by_itself() -> None:
+    for auto in (True, False):
+        app = make_app(seed=6, auto_draw=auto)
+        forced = 0
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            s = app.session
+            assert s is not None
+            gs = game_screen(app)
+            for _ in range(30):
+                if s.deal_over():
+                    break
+                if s.forced_draw():
+                    forced += 1
+                    assert not auto, "the app waits for a key although there is only 'draw'"
+                    await pilot.press("d")
+                else:
+                    await press_for(pilot, gs, first_legal(gs, s.observation()))
+                await settle(pilot, app)
+            drawn = sum(1 for line in s.log if line.startswith("You draw"))
+        assert drawn > 0
+        if not auto:
+            assert forced > 0

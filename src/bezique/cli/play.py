@@ -23,11 +23,13 @@ from .common import fail, parse_options
               help="Go on with the saved game (or with kept game N: see --saves).")
 @click.option("--saves", is_flag=True, help="List the saved games, and exit.")
 @click.option("--where", is_flag=True, help="Print where the game is saved, and exit.")
+@click.option("--auto-draw/--no-auto-draw", default=True, show_default=True,
+              help="After a trick you win with nothing to declare, draw without a key press.")
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds before each of the computer's moves.")
 def play(level: int | None, variant: str | None, target: int | None, seed: int | None,
          options: tuple[str, ...], resume_arg: str | None, saves: bool, where: bool,
-         delay: float) -> None:
+         auto_draw: bool, delay: float) -> None:
     """Play a game against the computer, full screen.
 
     Without --level, --variant or --target a start screen asks for them. The game is saved after
@@ -76,7 +78,8 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
     from ..tui.app import BeziqueApp
 
     chosen = level is not None or variant is not None or target is not None or bool(options)
-    app = BeziqueApp(config, path, resume=resume, show_start=not chosen, delay=delay)
+    app = BeziqueApp(config, path, resume=resume, show_start=not chosen, delay=delay,
+                     auto_draw=auto_draw)
     app.run()
     if app.session is not None:
         s = app.session

@@ -80,6 +80,7 @@ class BeziqueApp(GameHost):
         resume: bool = False,
         show_start: bool = True,
         delay: float = 0.6,
+        auto_draw: bool = True,
     ) -> None:
         super().__init__()
         self.config = config or PlayConfig()
@@ -87,6 +88,7 @@ class BeziqueApp(GameHost):
         self.resume = resume
         self.show_start = show_start
         self.delay = delay
+        self.auto_draw = auto_draw
         self.session: Session | None = None
         self.kept: int | None = None  # the number the replaced unfinished game was kept under
 
@@ -131,7 +133,7 @@ class BeziqueApp(GameHost):
                 note = (f"Your unfinished game is kept as save {kept} "
                         f"(bezique play --resume {kept}).")
         self.session = Session.new(config, self.path)
-        self._switch(GameScreen(self.session, self.delay, note))
+        self._switch(GameScreen(self.session, self.delay, note, self.auto_draw))
 
     def resume_game(self) -> None:
         """Go on with the saved game."""
@@ -141,7 +143,7 @@ class BeziqueApp(GameHost):
         except BeziqueError as e:
             self.exit(message=str(e))
             return
-        self._switch(GameScreen(self.session, self.delay))
+        self._switch(GameScreen(self.session, self.delay, auto_draw=self.auto_draw))
 
     def action_rules(self) -> None:
         """The rules screen."""

@@ -61,9 +61,11 @@ class GameScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, delay: float, note: str = "") -> None:
+    def __init__(self, session: Session, delay: float, note: str = "",
+                 auto_draw: bool = True) -> None:
         super().__init__()
         self.note = note
+        self.auto_draw = auto_draw  # draw at once after a trick won with nothing to declare
         self.session = session
         self.delay = delay
         self.gen = 0  # bumped by undo and new deals: late answers from threads are dropped
@@ -110,10 +112,7 @@ class GameScreen(Screen[None]):
         self.query_one("#mine").border_title = "You"
         self.query_one("#score").border_title = "Score"
         self.query_one("#log").border_title = "Log"
-        log = self.query_one("#log", RichLog)
-        for line in self.session.log[-50:]:
-            log.write(line)
-        self._logged = len(self.session.log)
+        self._rewrite_log()
         if not self.session.log:
             self._write_log(f"Deal {self.session.deal_number()}: "
                             f"{'you deal' if self.session.state.dealer == 0 else 'Computer deals'}")
@@ -130,6 +129,14 @@ class GameScreen(Screen[None]):
     def _write_log(self, line: str) -> None:
         self.session.log.append(line)
         self._flush_log()
+
+    def _rewrite_log(self) -> None:
+        """The log panel afresh from the session's log (after an undo has cut it back)."""
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in self.session.log[-50:]:
+            log.write(line)
+        self._logged = len(self.session.log)
 
     def _flush_log(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -224,6 +231,8 @@ class GameScreen(Screen[None]):
             return
         if s.computer_to_act():
             self._computer()
+        elif self.auto_draw and s.forced_draw():
+            self.human("pass")
 
     def _computer(self) -> None:
         if self.busy:
@@ -391,7 +400,7 @@ class GameScreen(Screen[None]):
         self.gen += 1
         self.busy = False
         self.option_actions = []
-        self._flush_log()
+        self._rewrite_log()
         self.status("Your last move is taken back.")
         self.refresh_view()
         self.proceed()
