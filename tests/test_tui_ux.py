@@ -240,3 +240,18 @@ async def test_a_trick_won_with_nothing_to_declare_draws_by_itself() -> None:
         assert drawn > 0
         if not auto:
             assert forced > 0
+
+
+async def test_the_chosen_radio_buttons_show_without_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(show_start=True)  # level 1, Bezique
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert text.count("●") == 2 and text.count("○") == 5
+        assert "●▌ 1 beginner" in text and "●▌ Bezique" in text
+        app.screen.query_one("#variant").query("RadioButton").last().value = True
+        await pilot.pause()
+        text = screen_text(app)
+        assert "●▌ Binocle" in text and "○▌ Bezique" in text
