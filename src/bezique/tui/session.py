@@ -32,14 +32,15 @@ from ..agents.levels import DEFAULT_LEVEL, level_spec
 from ..cards import card_symbol, parse_card, rank_of, suit_of
 from ..errors import BeziqueError, IllegalActionError, RecordError
 from ..game import Game
+from ..narrate import LEVEL_NAMES
 from ..observation import Observation, observe
 from ..record import parse_record, states_from_record
 from ..rules import Rules
 from ..state import State
 
 NAMES = ("You", "Computer")
+__all__ = ["LEVEL_NAMES", "NAMES", "PlayConfig", "Session"]
 SAVE_NAME = "game.json"
-LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "club", 4: "strong", 5: "expert"}
 
 
 def data_dir() -> Path:

@@ -221,6 +221,9 @@ class Manager:
                 if state.is_terminal():
                     raise Refusal("the deal is over" + ("" if live.game.is_over()
                                                          else ": start the next deal"), 409)
+                if live.row.opponent == FRIEND and live.row.token_hashes[1] is None:
+                    raise Refusal("wait for your friend: the game starts when both seats are "
+                                  "taken", 409)
                 if state.current_player() != seat:
                     raise Refusal("it is not your turn", 409)
                 try:
