@@ -3,6 +3,7 @@ why, drawing when there is nothing to declare, undo that leaves no trace, …)."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -255,3 +256,38 @@ async def test_the_chosen_radio_buttons_show_without_colour(
         await pilot.pause()
         text = screen_text(app)
         assert "●▌ Binocle" in text and "○▌ Bezique" in text
+
+
+async def test_game_over_shows_each_deal_and_plays_again_with_the_same_rules() -> None:
+    import random
+
+    from bezique.tui.modals import SummaryScreen
+
+    s = Session.new(PlayConfig(level=1, seed=3, target=300), save_path())
+    rng = random.Random(1)
+    while not s.game_over():
+        if s.deal_over():
+            s.next_deal()
+        elif s.human_to_act():
+            s.play(rng.choice(s.observation().legal))
+        else:
+            s.computer_move()
+    deals = [*s.game.deals, s.state]
+    assert len(deals) >= 2
+    app = make_app(resume=True)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        text = screen_text(app)
+        assert f"Game over after {len(deals)} deals" in text
+        assert "Deal by deal" in text and "play again" in text
+        for i, st in enumerate(deals, 1):
+            a, b = st.scores
+            g0, g1 = st.game_scores
+            assert re.search(rf"{i}\s+{a}\s+{b}\s+{g0}–{g1}", text), text
+        await pilot.press("enter")
+        await settle(pilot, app)
+        new = app.session
+        assert new is not None and new is not s and not new.game_over()
+        assert new.rules.target == 300 and new.level == 1 and new.rules.variant == "bezique"
+        assert numbered_saves() == []  # a finished game is not kept as unfinished

@@ -22,7 +22,7 @@ from ..errors import BeziqueError, IllegalActionError
 from ..observation import Observation
 from .host import GameHost
 from .modals import SummaryScreen
-from .session import Session
+from .session import PlayConfig, Session
 from .table import (
     choice_entries,
     declare_title,
@@ -277,6 +277,10 @@ class GameScreen(Screen[None]):
             app.exit()
         elif choice == "new":
             app.new_game_screen()
+        elif choice == "again":
+            s = self.session
+            app.start_game(PlayConfig(level=s.level, variant=s.rules.variant,
+                                      options=dict(s.rules.options())))
         elif choice == "undo":
             self.action_undo()
         else:
