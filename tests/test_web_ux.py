@@ -96,3 +96,34 @@ def test_the_game_over_view_has_each_deals_scores(tmp_path: Path) -> None:
             assert len(scores) == v["game"]["deal"]
             assert [sum(s[0] for s in scores), sum(s[1] for s in scores)] == v["game"]["totals"]
     assert not scan.problems, scan.problems
+
+
+def test_undo_after_a_forced_draw_takes_back_the_choice_before_it(tmp_path: Path) -> None:
+    rng = random.Random(2)
+    with make_client(tmp_path / "g.db") as client:
+        g = new_game(client, opponent="computer", level=1, seed=6)
+        with client.websocket_connect(ws_url(g)) as w:
+            me = Seat(w, "me")
+            me.first()
+            done = 0
+            for _ in range(300):
+                me.settle()
+                d = me.view["deal"]
+                if d["phase"] == "over" or done >= 2:
+                    break
+                if d["legal"] == ["pass"]:
+                    ack = me.act("pass")  # what the page does by itself
+                    assert ack["type"] == "ack"
+                    while me.view["game"]["version"] < ack["version"]:
+                        me.recv()
+                    me.settle()
+                    ack = me.request({"type": "undo"})
+                    assert ack["type"] == "ack", ack
+                    while me.view["game"]["version"] < ack["version"]:
+                        me.recv()
+                    d = me.view["deal"]
+                    assert d["your_turn"] and d["legal"] != ["pass"], d["legal"]
+                    assert not d["log"] or not d["log"][-1]["text"].startswith("You drew")
+                    done += 1
+                me.act(rng.choice(me.view["deal"]["legal"]))
+            assert done >= 2

@@ -271,6 +271,12 @@ class Manager:
         saved, saved_actions = state.clone(), list(live.actions)
         for _ in range(len(hist) - mine[-1]):
             live.undo()
+        # a draw with nothing else on offer was no choice (the page makes it by itself): take
+        # back the choice before it too
+        while (mine := mine[:-1]) and state.current_player() == seat \
+                and tuple(state.legal_action_strings()) == ("pass",):
+            for _ in range(len(state.history()) - mine[-1]):
+                live.undo()
         try:
             self._save(live)
         except Exception:
