@@ -166,3 +166,37 @@ def test_agents_lists_names_options_and_levels() -> None:
         opts = agent_options(name)
         spec = name + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else "")
         assert make_agent(spec, seed=1).name == name
+
+
+def test_replay_tells_the_first_refusal_and_sums_up_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "demo.json"
+    assert run("demo", "--seed", "5", "--save", str(path)).exit_code == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    actions = record["deals"][0]["actions"]
+    first = actions[0].split()[1]
+    actions[0] = "play " + ("7C" if first != "7C" else "7D")  # most likely not in the hand
+    actions.insert(0, "meld QS JD")  # refused: nobody may declare before a trick
+    path.write_text(json.dumps(record), encoding="utf-8")
+    as_json = json.loads(run("replay", str(path), "--json").stdout)
+    refusals = [s for s in as_json["deals"][0]["steps"] if not s["ok"]]
+    assert len(refusals) > 3  # every later action is out of step, each with its reason
+    plain = run("replay", str(path)).stdout
+    lines = [ln for ln in plain.splitlines() if "refused" in ln]
+    assert len(lines) == 2, lines
+    assert "'meld QS JD'" in lines[0] and "refused:" in lines[0]
+    assert f"{len(refusals) - 1} later actions refused as well" in lines[1]
+
+
+def test_serve_on_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        out = subprocess.run(
+            [sys.executable, "-m", "bezique", "serve", "--port", str(port),
+             "--db", str(tmp_path / "g.sqlite3")],
+            capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    lines = (out.stdout + out.stderr).strip().splitlines()
+    assert len(lines) == 1, lines
+    assert f"port {port} on 127.0.0.1 is already in use" in lines[0]

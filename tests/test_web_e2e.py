@@ -164,3 +164,64 @@ def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) 
     page.wait_for_selector("#hand button.card")
     assert _table(page) == here
     assert not errors, errors
+
+
+def _step(page: Any, seen: dict[str, int]) -> None:
+    """Make one move a person would make: the next deal, a meld, or the first playable card."""
+    version = page.evaluate("document.body.dataset.version")
+    if page.query_selector("#next-deal"):
+        page.click("#next-deal")
+    elif page.query_selector("#declare [data-action]"):
+        choices = page.eval_on_selector_all("#declare [data-action]",
+                                            "els => els.map(e => e.dataset.action)")
+        # with nothing to declare the page draws by itself: a lone "Draw" is never offered
+        assert choices != ["pass"], choices
+        page.click("#declare [data-action]")
+    else:
+        page.click("#hand button.card.playable, #my-table button.card.playable")
+    if page.query_selector(".meld-tag.broken"):
+        seen["broken"] += 1
+        assert "a card was played" in page.inner_text(".meld-tag.broken")
+        assert page.query_selector(".meld-tags .legend")
+    page.wait_for_function(
+        "v => document.body.dataset.version !== v && (document.querySelector('.seat.me.my-turn')"
+        " || document.querySelector('#summary'))", arg=version, timeout=TIMEOUT_MS)
+
+
+def test_friend_waits_then_a_whole_game_ends_with_its_deals_and_play_again(
+        site: str, browser: Any) -> None:
+    import httpx2 as httpx
+
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(TIMEOUT_MS)
+    # a game for a friend: nobody plays before the friend sits; the link's limits are explained
+    page.goto(site + "/")
+    page.click("#start-friend")
+    page.wait_for_selector("#invite")
+    assert "Waiting for your friend" in page.inner_text("#status")
+    assert page.query_selector(".seat.me.my-turn") is None
+    assert page.query_selector("#hand button.card.playable") is None
+    assert page.query_selector(".turn-flag") is None
+    page.wait_for_selector("#loopback-note")
+    # a short game against the computer, played to its end by clicks
+    g = httpx.post(site + "/api/games", json={"opponent": "computer", "level": 1,
+                                              "target": 100, "seed": 4}).json()
+    page.goto(f"{site}/#/game/{g['id']}/{g['token']}")
+    page.wait_for_selector("#hand button.card")
+    seen = {"broken": 0}
+    for _ in range(400):
+        if page.query_selector("#play-again"):
+            break
+        _step(page, seen)
+    assert page.query_selector("#play-again"), "the game did not end in 400 moves"
+    rows = page.eval_on_selector_all("#final-scores tbody tr", "els => els.map(e => e.innerText)")
+    assert rows[0].startswith("Deal 1") and rows[-1].startswith("Final score")
+    assert "win" in page.inner_text("#winner")
+    old = page.url
+    page.click("#play-again")
+    page.wait_for_function("u => location.href !== u", arg=old)
+    page.wait_for_selector("#hand button.card")
+    assert page.query_selector("#play-again") is None
+    assert not errors, errors

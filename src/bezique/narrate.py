@@ -22,6 +22,9 @@ from .cards import RANK_NAMES, SUIT_SYMBOLS, card_of, card_symbol, make_card, ra
 from .errors import BeziqueError
 from .state import State
 
+# The names of the computer's levels 1..5 (``bezique play``, ``bezique serve``), one set for both.
+LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "club", 4: "strong", 5: "expert"}
+
 
 def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_symbol(c) for c in sorted(cards, key=lambda c: (suit_of(c), rank_of(c))))
@@ -183,19 +186,27 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
 
 
 def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Iterator[str]:
-    """Lines for a whole deal replayed from ``start`` (refused actions are reported)."""
+    """Lines for a whole deal replayed from ``start``: the first refused action with its reason;
+    the later ones (the record is then out of step) are summed up in one line at the end."""
     state = start.clone()
+    refused = 0
     for text in actions:
         before = state.clone()
         try:
             a = state.string_to_action(text)
             state.apply_action(a)
         except BeziqueError as e:
-            who = before.current_player()
-            by = f" by {names[who]}" if who >= 0 else ""
-            yield f"  ! {text!r}{by} refused: {e}"
+            refused += 1
+            if refused == 1:
+                who = before.current_player()
+                by = f" by {names[who]}" if who >= 0 else ""
+                yield f"  ! {text!r}{by} refused: {e}"
             continue
         yield from step_lines(before, a, state, names)
+    if refused > 1:
+        more = refused - 1
+        yield (f"  ! {more} later action{'s' if more > 1 else ''} refused as well: after a refused "
+               "action the record is out of step (`--json` lists each one)")
     lead = state.trick_cards()
     if lead and not state.is_terminal():
         leader = 1 - state.current_player()

@@ -18,23 +18,53 @@ from .common import fail, parse_options
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle and the computer.")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Another rule option (see docs/RULES.md 6), e.g. -o last_trick=stock.")
-@click.option("--resume", is_flag=True, help="Go on with the saved game.")
+@click.option("--resume", "resume_arg", is_flag=False, flag_value="current", default=None,
+              metavar="[N]",
+              help="Go on with the saved game (or with kept game N: see --saves).")
+@click.option("--saves", is_flag=True, help="List the saved games, and exit.")
 @click.option("--where", is_flag=True, help="Print where the game is saved, and exit.")
+@click.option("--auto-draw/--no-auto-draw", default=True, show_default=True,
+              help="After a trick you win with nothing to declare, draw without a key press.")
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds before each of the computer's moves.")
 def play(level: int | None, variant: str | None, target: int | None, seed: int | None,
-         options: tuple[str, ...], resume: bool, where: bool, delay: float) -> None:
+         options: tuple[str, ...], resume_arg: str | None, saves: bool, where: bool,
+         auto_draw: bool, delay: float) -> None:
     """Play a game against the computer, full screen.
 
     Without --level, --variant or --target a start screen asks for them. The game is saved after
-    every move (see --where); `bezique replay FILE` reads it back.
+    every move (see --where); `bezique replay FILE` reads it back. A new game never replaces an
+    unfinished one: that is kept as a numbered save (see --saves, --resume N).
     """
-    from ..tui.session import PlayConfig, Session, save_path
+    from ..tui.session import (
+        PlayConfig,
+        Session,
+        numbered_save,
+        numbered_saves,
+        save_description,
+        save_path,
+    )
 
     path = save_path()
     if where:
         click.echo(str(path))
         return
+    if saves:
+        if path.exists():
+            click.echo(f"current: {save_description(path)}  (bezique play --resume)")
+        for n, f in numbered_saves():
+            click.echo(f"{n}: {save_description(f)}  (bezique play --resume {n})")
+        if not path.exists() and not numbered_saves():
+            click.echo("no saved games")
+        return
+    resume = resume_arg is not None
+    if resume_arg not in (None, "current"):
+        assert resume_arg is not None
+        if not resume_arg.isdigit():
+            fail(f"--resume takes the number of a kept game (see --saves), not {resume_arg!r}")
+        path = numbered_save(int(resume_arg))
+        if not path.exists():
+            fail(f"there is no kept game {resume_arg}: 'bezique play --saves' lists them")
     from ..agents.levels import DEFAULT_LEVEL
 
     try:
@@ -48,7 +78,8 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
     from ..tui.app import BeziqueApp
 
     chosen = level is not None or variant is not None or target is not None or bool(options)
-    app = BeziqueApp(config, path, resume=resume, show_start=not chosen, delay=delay)
+    app = BeziqueApp(config, path, resume=resume, show_start=not chosen, delay=delay,
+                     auto_draw=auto_draw)
     app.run()
     if app.session is not None:
         s = app.session
@@ -57,4 +88,8 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
             who = "You win" if s.game.winner == 0 else "The computer wins"
             click.echo(f"{who}, {a} to {b}. The game is in {path}.")
         else:
-            click.echo(f"Game saved in {path}. Continue with: bezique play --resume")
+            again = "bezique play --resume" + ("" if path == save_path()
+                                               else " " + path.stem.split("-")[1])
+            click.echo(f"Game saved in {path}. Continue with: {again}")
+        if app.kept is not None:
+            click.echo(f"Your earlier game is kept: bezique play --resume {app.kept}")

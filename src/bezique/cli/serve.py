@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import click
 
 from .common import fail
@@ -16,7 +19,10 @@ from .common import fail
                    "or the user data directory).")
 @click.option("--delay", type=click.FloatRange(0, 5), default=0.5, show_default=True,
               help="Seconds the computer waits before each of its moves.")
-def serve(host: str, port: int, db: str | None, delay: float) -> None:
+@click.option("--public-url", default=None, metavar="URL",
+              help="The address others open to reach this server (e.g. http://my-host:8000); "
+                   "used for invitation links.")
+def serve(host: str, port: int, db: str | None, delay: float, public_url: str | None) -> None:
     """Play in the browser against the computer or a friend."""
     import sqlite3
 
@@ -27,11 +33,33 @@ def serve(host: str, port: int, db: str | None, delay: float) -> None:
 
     path = db or str(default_db_path())
     try:
-        app = create_app(path, computer_delay=delay)
+        app = create_app(path, computer_delay=delay, public_url=public_url, host=host)
     except (OSError, sqlite3.Error) as e:
         fail(f"cannot open the database {path}: {e}")
-    click.echo(f"Bezique: open http://{host}:{port}/ in your browser (games stored in {path})")
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        fail(f"--public-url must start with http:// or https://, not {public_url[:40]!r}")
+    sock = _listen(host, port)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    click.echo(f"Bezique: open http://{shown}:{port}/ in your browser (games stored in {path})")
+    if host in ("127.0.0.1", "localhost", "::1") and not public_url:
+        click.echo("Only this computer can connect; to play a friend elsewhere use --host 0.0.0.0 "
+                   "and --public-url http://YOUR-ADDRESS:PORT")
+    elif public_url:
+        click.echo(f"Invitation links use {public_url}")
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+        uvicorn.Server(config).run(sockets=[sock])
     except (OSError, SystemExit) as e:
         fail(f"cannot serve on {host}:{port}: {e}")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, or one clear line and status 2 (a port in use, a bad address)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family)
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            fail(f"port {port} on {host} is already in use: stop the other server or choose "
+                 "another port with --port")
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}")

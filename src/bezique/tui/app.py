@@ -19,7 +19,7 @@ from ..errors import BeziqueError
 from .game import GameScreen
 from .host import GameHost
 from .modals import RulesScreen
-from .session import PlayConfig, Session
+from .session import PlayConfig, Session, keep_unfinished
 from .start import StartScreen
 
 CSS = """
@@ -80,6 +80,7 @@ class BeziqueApp(GameHost):
         resume: bool = False,
         show_start: bool = True,
         delay: float = 0.6,
+        auto_draw: bool = True,
     ) -> None:
         super().__init__()
         self.config = config or PlayConfig()
@@ -87,7 +88,9 @@ class BeziqueApp(GameHost):
         self.resume = resume
         self.show_start = show_start
         self.delay = delay
+        self.auto_draw = auto_draw
         self.session: Session | None = None
+        self.kept: int | None = None  # the number the replaced unfinished game was kept under
 
     def on_mount(self) -> None:
         """The first screen."""
@@ -120,10 +123,17 @@ class BeziqueApp(GameHost):
             self.push_screen(screen)
 
     def start_game(self, config: PlayConfig) -> None:
-        """A new game (it replaces the saved one)."""
+        """A new game; an unfinished saved one is kept as a numbered save first."""
         self.config = config
+        note = ""
+        if self.path is not None:
+            kept = keep_unfinished(self.path)
+            if kept is not None:
+                self.kept = kept
+                note = (f"Your unfinished game is kept as save {kept} "
+                        f"(bezique play --resume {kept}).")
         self.session = Session.new(config, self.path)
-        self._switch(GameScreen(self.session, self.delay))
+        self._switch(GameScreen(self.session, self.delay, note, self.auto_draw))
 
     def resume_game(self) -> None:
         """Go on with the saved game."""
@@ -133,7 +143,7 @@ class BeziqueApp(GameHost):
         except BeziqueError as e:
             self.exit(message=str(e))
             return
-        self._switch(GameScreen(self.session, self.delay))
+        self._switch(GameScreen(self.session, self.delay, auto_draw=self.auto_draw))
 
     def action_rules(self) -> None:
         """The rules screen."""

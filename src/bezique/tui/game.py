@@ -22,7 +22,7 @@ from ..errors import BeziqueError, IllegalActionError
 from ..observation import Observation
 from .host import GameHost
 from .modals import SummaryScreen
-from .session import Session
+from .session import PlayConfig, Session
 from .table import (
     choice_entries,
     declare_title,
@@ -61,8 +61,11 @@ class GameScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, delay: float) -> None:
+    def __init__(self, session: Session, delay: float, note: str = "",
+                 auto_draw: bool = True) -> None:
         super().__init__()
+        self.note = note
+        self.auto_draw = auto_draw  # draw at once after a trick won with nothing to declare
         self.session = session
         self.delay = delay
         self.gen = 0  # bumped by undo and new deals: late answers from threads are dropped
@@ -109,14 +112,13 @@ class GameScreen(Screen[None]):
         self.query_one("#mine").border_title = "You"
         self.query_one("#score").border_title = "Score"
         self.query_one("#log").border_title = "Log"
-        log = self.query_one("#log", RichLog)
-        for line in self.session.log[-50:]:
-            log.write(line)
-        self._logged = len(self.session.log)
+        self._rewrite_log()
         if not self.session.log:
             self._write_log(f"Deal {self.session.deal_number()}: "
                             f"{'you deal' if self.session.state.dealer == 0 else 'Computer deals'}")
         self.refresh_view()
+        if self.note:
+            self.status(self.note)
         self.proceed()
 
     @property
@@ -127,6 +129,14 @@ class GameScreen(Screen[None]):
     def _write_log(self, line: str) -> None:
         self.session.log.append(line)
         self._flush_log()
+
+    def _rewrite_log(self) -> None:
+        """The log panel afresh from the session's log (after an undo has cut it back)."""
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in self.session.log[-50:]:
+            log.write(line)
+        self._logged = len(self.session.log)
 
     def _flush_log(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -149,7 +159,8 @@ class GameScreen(Screen[None]):
         s = self.session
         obs = s.observation()
         self.query_one("#top", Static).update(title_bar(s))
-        self.query_one("#opp", Static).update(opponent_panel(obs, s.deal_over(), self.colour))
+        opp = self.query_one("#opp", Static)
+        opp.update(opponent_panel(obs, s.deal_over(), self.colour, self._width(opp)))
         self.query_one("#score", Static).update(
             score_panel(obs, s.state.is_terminal(), self.colour))
         self._draw_mine(obs)
@@ -157,10 +168,20 @@ class GameScreen(Screen[None]):
         self._flush_log()
 
     def _draw_mine(self, obs: Observation) -> None:
-        self.query_one("#mymelds", Static).update(melds_text(obs, 0))
+        mine = self.query_one("#mymelds", Static)
+        mine.update(melds_text(obs, 0, self._width(mine)))
         slots, self.hand_actions = hand_slots(obs)
         declaring = obs.my_turn and obs.phase == "declare"
         self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
+
+    @staticmethod
+    def _width(widget: Static) -> int | None:
+        """The columns a panel's lines have (None before the first layout)."""
+        return widget.content_size.width or None
+
+    def on_resize(self) -> None:
+        """Fit the meld lines to the new width."""
+        self.call_after_refresh(self.refresh_view)
 
     def _draw_center(self, obs: Observation) -> None:
         s = self.session
@@ -210,6 +231,8 @@ class GameScreen(Screen[None]):
             return
         if s.computer_to_act():
             self._computer()
+        elif self.auto_draw and s.forced_draw():
+            self.human("pass")
 
     def _computer(self) -> None:
         if self.busy:
@@ -254,6 +277,10 @@ class GameScreen(Screen[None]):
             app.exit()
         elif choice == "new":
             app.new_game_screen()
+        elif choice == "again":
+            s = self.session
+            app.start_game(PlayConfig(level=s.level, variant=s.rules.variant,
+                                      options=dict(s.rules.options())))
         elif choice == "undo":
             self.action_undo()
         else:
@@ -377,7 +404,7 @@ class GameScreen(Screen[None]):
         self.gen += 1
         self.busy = False
         self.option_actions = []
-        self._flush_log()
+        self._rewrite_log()
         self.status("Your last move is taken back.")
         self.refresh_view()
         self.proceed()

@@ -14,7 +14,7 @@ class GameHost(App[None]):
     one there is."""
 
     def start_game(self, config: PlayConfig) -> None:
-        """A new game (it replaces the saved one)."""
+        """A new game (an unfinished saved one is kept as a numbered save)."""
         raise NotImplementedError
 
     def resume_game(self) -> None:

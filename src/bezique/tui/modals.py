@@ -17,6 +17,21 @@ from textual.widgets import Footer, Label, Markdown, Static
 from .session import Session, deal_summary
 
 
+def deals_table(s: Session) -> Table:
+    """Each deal's points and the running totals, for the end of the game."""
+    table = Table(box=None, padding=(0, 1), title="Deal by deal", title_justify="left")
+    table.add_column("Deal", no_wrap=True)
+    table.add_column("You", justify="right")
+    table.add_column("Computer", justify="right")
+    table.add_column("Game", justify="right")
+    states = [*s.game.deals, s.state]
+    for i, st in enumerate(states, 1):
+        a, b = st.scores
+        g0, g1 = st.game_scores
+        table.add_row(str(i), str(a), str(b), f"{g0}–{g1}")
+    return table
+
+
 def rules_text() -> str:
     """The rules summary shown on the rules screen (``rules.md`` in this package)."""
     return resources.files("bezique.tui").joinpath("rules.md").read_text(encoding="utf-8")
@@ -47,6 +62,7 @@ class SummaryScreen(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "go", "Continue"),
+        Binding("a", "again", "Play again", show=False),
         Binding("n", "new", "New game", show=False),
         Binding("q", "quit_game", "Quit"),
         Binding("u", "undo", "Undo", show=False),
@@ -77,7 +93,9 @@ class SummaryScreen(ModalScreen[str]):
         table.add_row("This deal", f"[b]{you.deal}[/b]", f"[b]{comp.deal}[/b]")
         table.add_row("Game", f"[b]{you.game}[/b]", f"[b]{comp.game}[/b]")
         with Vertical(id="summary-box") as box:
-            box.border_title = f"Deal {s.deal_number()} is over"
+            box.border_title = (f"Game over after {s.deal_number()} deal"
+                                f"{'' if s.deal_number() == 1 else 's'}" if s.game_over()
+                                else f"Deal {s.deal_number()} is over")
             yield Static(table, id="summary-table")
             if s.game_over():
                 w = s.game.winner
@@ -87,15 +105,22 @@ class SummaryScreen(ModalScreen[str]):
                 else:
                     msg = f"The computer wins the game, {b} to {a}."
                 yield Label(msg, id="result")
-                yield Label("n new game · q quit", id="summary-keys")
+                yield Static(deals_table(s), id="deals-table")
+                yield Label("Enter/a: play again (same level and rules) · n: new game (choose) · "
+                            "q: quit", id="summary-keys")
             else:
                 yield Label(f"First to {s.rules.target} wins.", id="result")
                 yield Label("Enter: next deal · u: take back your last card · q: quit (saved)",
                             id="summary-keys")
 
     def action_go(self) -> None:
-        """Next deal (or, after the game, a new one)."""
-        self.dismiss("new" if self.session.game_over() else "next")
+        """Next deal (or, after the game, the same game again)."""
+        self.dismiss("again" if self.session.game_over() else "next")
+
+    def action_again(self) -> None:
+        """After the game: play again, same level and rules, a new shuffle."""
+        if self.session.game_over():
+            self.dismiss("again")
 
     def action_new(self) -> None:
         """A new game."""

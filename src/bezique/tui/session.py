@@ -29,17 +29,18 @@ from typing import Any
 from .. import actions as act
 from ..agents import Agent, agent_names, make_agent
 from ..agents.levels import DEFAULT_LEVEL, level_spec
-from ..cards import card_symbol, rank_of, suit_of
+from ..cards import card_symbol, parse_card, rank_of, suit_of
 from ..errors import BeziqueError, IllegalActionError, RecordError
 from ..game import Game
+from ..narrate import LEVEL_NAMES
 from ..observation import Observation, observe
 from ..record import parse_record, states_from_record
 from ..rules import Rules
 from ..state import State
 
 NAMES = ("You", "Computer")
+__all__ = ["LEVEL_NAMES", "NAMES", "PlayConfig", "Session"]
 SAVE_NAME = "game.json"
-LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "club", 4: "strong", 5: "expert"}
 
 
 def data_dir() -> Path:
@@ -55,6 +56,55 @@ def data_dir() -> Path:
 def save_path() -> Path:
     """The file the current game is saved to."""
     return data_dir() / SAVE_NAME
+
+
+def numbered_save(n: int) -> Path:
+    """The file of the kept game number ``n`` (``bezique play --resume N``)."""
+    return data_dir() / f"game-{n}.json"
+
+
+def numbered_saves() -> list[tuple[int, Path]]:
+    """The kept games (number, file), oldest first."""
+    out = []
+    d = data_dir()
+    if d.is_dir():
+        for f in d.glob("game-*.json"):
+            num = f.stem[len("game-"):]
+            if num.isdigit():
+                out.append((int(num), f))
+    return sorted(out)
+
+
+def keep_unfinished(path: Path) -> int | None:
+    """Before a new game replaces the one in ``path``: if that one is unfinished, move it to the
+    next free numbered save and return its number (``None`` if there was nothing to keep)."""
+    if not path.exists():
+        return None
+    try:
+        if Session.resume(path).game_over():
+            return None
+    except BeziqueError:
+        return None
+    taken = {n for n, _ in numbered_saves()}
+    n = 1
+    while n in taken:
+        n += 1
+    target = path.parent / f"game-{n}.json"
+    os.replace(path, target)
+    return n
+
+
+def save_description(path: Path) -> str:
+    """One line about a saved game: level, variant, deal and scores."""
+    try:
+        s = Session.resume(path)
+    except BeziqueError as e:
+        return f"cannot be read ({e})"
+    a, b = s.state.game_scores
+    d0, d1 = s.state.scores
+    over = "finished" if s.game_over() else f"deal {s.deal_number()}"
+    return (f"{s.rules.variant}, level {s.level} {LEVEL_NAMES[s.level]}, {over}, "
+            f"you {a + d0} · computer {b + d1}")
 
 
 @dataclass
@@ -116,14 +166,40 @@ def describe(before: State, action: int, after: State) -> list[str]:
             out.append(f"Computer draws; you draw {got}")
         if after.end_phase and not before.end_phase:
             out.append("Stock gone: follow suit, win if you can")
-    for s, pts, reason, _ in new:
+    out.extend(score_lines(before, action, new))
+    return out
+
+
+def score_lines(before: State, action: int, events: Any) -> list[str]:
+    """A line for each score an action made besides the ones its own line tells (a declaration,
+    an exchange): what was scored and why."""
+    out: list[str] = []
+    for s, pts, reason, _ in events:
         if reason == "last trick":
             out.append(f"{_verb(s, 'take', 'takes')} the last trick (+{pts})")
         elif reason == "brisques":
-            label = "card points" if before.rules.variant == "binocle" else "brisques"
-            out.append(f"{_verb(s, 'count', 'counts')} {pts} in {label}")
+            if before.rules.variant == "binocle":
+                out.append(f"{_verb(s, 'score', 'scores')} {pts} in card points (+{pts})")
+            else:
+                out.append(f"{_verb(s, 'score', 'scores')} {pts} for brisques: the aces and "
+                           f"tens won in tricks (+{pts})")
         elif reason == "seven" and action not in (act.EXCHANGE, act.SEVEN):
-            out.append(f"{NAMES[s]} scores {pts} for the seven of trumps")
+            out.append(f"{_verb(s, 'score', 'scores')} 10 for playing the seven of trumps "
+                       f"(+{pts})")
+        elif reason == "carte":
+            out.append(f"{_verb(s, 'score', 'scores')} carte blanche (+{pts})")
+    return out
+
+
+def deal_start_lines(state: State, number: int) -> list[str]:
+    """The log lines that open a deal: who deals, and the dealer's 10 for a turned-up seven."""
+    dealer = state.dealer
+    out = [f"Deal {number}: {'you deal' if dealer == 0 else 'Computer deals'}"]
+    for s, pts, reason, detail in state.events:
+        if reason == "turnup":
+            card = card_symbol(parse_card(detail)) if detail else "a seven"
+            out.append(f"{_verb(s, 'score', 'scores')} {pts}: the turn-up {card} is a seven, "
+                       f"and the dealer scores it (+{pts})")
     return out
 
 
@@ -194,6 +270,8 @@ class Session:
         self._lock = threading.Lock()
         self._hint_lock = threading.Lock()
         self.log: list[str] = []
+        # the length of the log before each action of the current deal: an undo cuts it back
+        self._marks: list[int] = []
 
     # ------------------------------------------------------------------ making and saving
 
@@ -205,6 +283,7 @@ class Session:
             raise BeziqueError(f"the level must be 1 to 5, not {config.level}")
         seed = config.seed if config.seed is not None else random.randrange(2**32)
         s = cls(Game(rules, seed=seed), config.level, seed ^ 0x5EED, path)
+        s.log.extend(deal_start_lines(s.state, 1))
         s.save()
         return s
 
@@ -237,8 +316,9 @@ class Session:
         # the log of the current deal, told again from its start
         last = len(states) - 1
         probe = record.start(last, states[last - 1].game_scores if last else (0, 0))
-        s.log.append(f"Deal {last + 1}: {'you deal' if probe.dealer == 0 else 'Computer deals'}")
+        s.log.extend(deal_start_lines(probe, last + 1))
         for text in record.deals[last].actions:
+            s._marks.append(len(s.log))
             before = probe.clone()
             a = probe.string_to_action(text)
             probe.apply_action(a)
@@ -338,6 +418,7 @@ class Session:
         a = state.string_to_action(text)
         before = state.clone()
         state.apply_action(a)
+        self._marks.append(len(self.log))
         lines = describe(before, a, state)
         if state.is_terminal():
             a0, a1 = state.scores
@@ -349,12 +430,15 @@ class Session:
     def next_deal(self) -> None:
         """Deal again once a deal is over (and the game is not)."""
         self.game.next_deal()
-        self.log.append(f"Deal {self.deal_number()}: {NAMES[self.state.dealer]} "
-                        f"{'deal' if self.state.dealer == 0 else 'deals'}")
+        self._marks = []
+        self.log.extend(deal_start_lines(self.state, self.deal_number()))
         self.save()
 
     def undo(self) -> int:
-        """Take back the person's last action and the computer's replies; how many were undone.
+        """Take back the person's last choice and the computer's replies; how many actions were
+        undone.  A draw with nothing else on offer is no choice: it is taken back with the
+        choice before it.  The log loses the lines of the undone actions, so it shows what a
+        player who never made the move would see.
 
         Only within the current deal: a finished deal stays as it was.
         """
@@ -364,10 +448,23 @@ class Session:
             raise IllegalActionError("there is nothing of yours to take back in this deal")
         n = len(hist) - mine[-1]
         for _ in range(n):
-            self.state.undo_action()
-        self.log.append("You take back your last move")
+            self._undo_one()
+        while (mine := mine[:-1]) and self.forced_draw():
+            more = len(self.state.history()) - mine[-1]
+            for _ in range(more):
+                self._undo_one()
+            n += more
         self.save()
         return n
+
+    def _undo_one(self) -> None:
+        self.state.undo_action()
+        if self._marks:
+            del self.log[self._marks.pop():]
+
+    def forced_draw(self) -> bool:
+        """True when the person is to draw and may do nothing else."""
+        return self.human_to_act() and tuple(self.observation().legal) == ("pass",)
 
     def hint(self) -> tuple[Observation, Callable[[], str]]:
         """The person's observation and a function giving what the computer would play there."""

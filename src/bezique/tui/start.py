@@ -11,6 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
@@ -18,6 +19,16 @@ from ..agents.levels import LEVELS, level_spec
 from ..errors import BeziqueError
 from .host import GameHost
 from .session import LEVEL_NAMES, PlayConfig
+
+
+class MarkedRadio(RadioButton):
+    """A radio button whose mark is a filled or an empty circle, so that the chosen one shows
+    without colour (``NO_COLOR``, a monochrome terminal)."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "●" if self.value else "○"
+        return super()._button
 
 
 class StartScreen(Screen[None]):
@@ -46,12 +57,12 @@ class StartScreen(Screen[None]):
                     want = LEVELS[lv].split(":")[0]
                     agent = spec.split(":")[0]
                     note = agent if agent == want else f"{agent} for now"
-                    yield RadioButton(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
+                    yield MarkedRadio(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
             with Vertical(id="start-right"):
                 with RadioSet(id="variant") as vs:
                     vs.border_title = "Variant"
-                    yield RadioButton("Bezique (64 cards)", value=c.variant == "bezique")
-                    yield RadioButton("Binocle (48 cards)", value=c.variant == "binocle")
+                    yield MarkedRadio("Bezique (64 cards)", value=c.variant == "bezique")
+                    yield MarkedRadio("Binocle (48 cards)", value=c.variant == "binocle")
                 yield Label("Target (points to win)")
                 yield Input(str(c.target or ""), placeholder="1000", id="target",
                             restrict=r"[0-9]*")

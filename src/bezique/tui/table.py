@@ -36,24 +36,55 @@ def title_bar(session: Session) -> Text:
     )
 
 
-def melds_text(obs: Observation, seat: int) -> Text:
-    """A seat's melds on the table (the broken ones struck through)."""
+_SHORT_WORDS = {"four": "4", "eight": "8", "aces": "A", "kings": "K", "queens": "Q",
+                "jacks": "J", "common": "", "marriage": "marr.", "royal": "royal",
+                "bezique": "bez.", "binocle": "bin.", "double": "dbl", "triple": "tpl",
+                "quadruple": "4×", "sequence": "seq.", "plain": "plain", "grand": "grand"}
+
+
+def short_meld_name(name: str) -> str:
+    """A meld's name in few letters ("four kings" -> "4K", "common marriage" -> "marr.")."""
+    words = [_SHORT_WORDS.get(w, w) for w in name.split()]
+    words = [w for w in words if w]
+    if len(words) == 2 and words[0] in ("4", "8") and len(words[1]) == 1:
+        return words[0] + words[1]
+    return " ".join(words)
+
+
+def melds_text(obs: Observation, seat: int, width: int | None = None) -> Text:
+    """A seat's melds on the table (the broken ones struck through), in ``width`` columns when
+    given: the full names if they fit, else short names, else a count — never cut off."""
+    melds = obs.melds[seat]
     t = Text("Melds: ", "bold")
-    if not obs.melds[seat]:
+    if not melds:
         t.append("none yet", "dim")
-    for i, m in enumerate(obs.melds[seat]):
-        if i:
-            t.append(", ")
-        t.append(f"{m.name} {m.points}", "" if m.intact else "dim strike")
+        return t
+    for short in (False, True):
+        line = t.copy()
+        for i, m in enumerate(melds):
+            if i:
+                line.append(", " if not short else " ")
+            name = short_meld_name(m.name) if short else m.name
+            line.append(f"{name} {m.points}", "" if m.intact else "dim strike")
+        if width is None or line.cell_len <= width:
+            return line
+    broken = sum(1 for m in melds if not m.intact)
+    total = sum(m.points for m in melds)
+    t.append(f"{len(melds)} for {total}")
+    if broken:
+        t.append(f" ({broken} broken)", "dim")
     return t
 
 
-def opponent_panel(obs: Observation, deal_over: bool, colour: bool) -> Text:
-    """The computer's side: its concealed cards, tricks won, cards shown and known, melds."""
-    concealed = obs.opponent_hand_size - len(obs.shown[1])
+def opponent_panel(obs: Observation, deal_over: bool, colour: bool,
+                   width: int | None = None) -> Text:
+    """The computer's side: its cards (how many shown), tricks won, cards shown and known,
+    melds (to fit ``width`` columns when given)."""
+    shown = len(obs.shown[1])
+    held = obs.opponent_hand_size
+    count = f"{held} card{'' if held == 1 else 's'}" + (f" ({shown} shown)" if shown else "")
     won = sum(1 for t in obs.tricks if t.winner == 1)
-    line1 = Text.assemble((f"{concealed} cards in hand", "bold"),
-                          f" · {won} trick{'' if won == 1 else 's'} won")
+    line1 = Text.assemble((count, "bold"), f" · {won} trick{'' if won == 1 else 's'} won")
     if obs.turn == 1 and not deal_over:
         line1.append("  ▶ thinking…", "bold yellow" if colour else "bold")
     line2 = Text("Shown: ", "bold")
@@ -62,7 +93,7 @@ def opponent_panel(obs: Observation, deal_over: bool, colour: bool) -> Text:
     if known:
         line2.append("  Known: ", "bold")
         line2.append_text(chips(known, colour))
-    return Text("\n").join([line1, line2, melds_text(obs, 1)])
+    return Text("\n").join([line1, line2, melds_text(obs, 1, width)])
 
 
 def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:

@@ -23,6 +23,7 @@ from starlette.requests import ClientDisconnect
 
 from ..agents.levels import DEFAULT_LEVEL, level_spec
 from ..cards import RANKS, SUITS
+from ..narrate import LEVEL_NAMES
 from .live import COMPUTER, FRIEND, Refusal
 from .manager import Manager
 from .replay import finished_record, replay_frames
@@ -62,8 +63,15 @@ async def _body(request: Request) -> Any:
         raise Refusal("the request body must be JSON") from None
 
 
-def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0) -> FastAPI:
-    """The ASGI app on the database ``db`` (a path, a :class:`Store`, or the default file)."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0,
+               public_url: str | None = None, host: str | None = None) -> FastAPI:
+    """The ASGI app on the database ``db`` (a path, a :class:`Store`, or the default file).
+
+    ``public_url`` is the address friends open (for invitation links); ``host`` the address the
+    server listens on (a loopback one gets a note on the page that others cannot reach it)."""
     from .store import default_db_path
 
     store = db if isinstance(db, Store) else Store(db if db is not None else default_db_path())
@@ -117,7 +125,14 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
 
     @app.get("/api/levels")
     async def levels() -> dict[str, Any]:
-        return {"levels": {lv: level_spec(lv) for lv in range(1, 6)}, "default": DEFAULT_LEVEL}
+        return {"levels": {lv: level_spec(lv) for lv in range(1, 6)}, "default": DEFAULT_LEVEL,
+                "names": LEVEL_NAMES}
+
+    base = public_url.rstrip("/") if public_url else None
+
+    @app.get("/api/server")
+    async def server() -> dict[str, Any]:
+        return {"public_url": base, "loopback": host in LOOPBACK and base is None}
 
     @app.post("/api/games")
     async def create(request: Request) -> Response:
@@ -137,6 +152,8 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
         if invite:
             out["invite"] = invite
             out["invite_path"] = f"/#/join/{live.row.id}/{invite}"
+            if base:
+                out["invite_url"] = base + out["invite_path"]
         return JSONResponse(out, status_code=201)
 
     @app.post("/api/games/{game_id}/join")

@@ -221,6 +221,9 @@ class Manager:
                 if state.is_terminal():
                     raise Refusal("the deal is over" + ("" if live.game.is_over()
                                                          else ": start the next deal"), 409)
+                if live.row.opponent == FRIEND and live.row.token_hashes[1] is None:
+                    raise Refusal("wait for your friend: the game starts when both seats are "
+                                  "taken", 409)
                 if state.current_player() != seat:
                     raise Refusal("it is not your turn", 409)
                 try:
@@ -268,6 +271,12 @@ class Manager:
         saved, saved_actions = state.clone(), list(live.actions)
         for _ in range(len(hist) - mine[-1]):
             live.undo()
+        # a draw with nothing else on offer was no choice (the page makes it by itself): take
+        # back the choice before it too
+        while (mine := mine[:-1]) and state.current_player() == seat \
+                and tuple(state.legal_action_strings()) == ("pass",):
+            for _ in range(len(state.history()) - mine[-1]):
+                live.undo()
         try:
             self._save(live)
         except Exception:

@@ -63,11 +63,15 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
 def seat_view(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
     """The whole message a seat receives about its game, built from its observation only."""
     obs: Observation = live.game.state.observation(seat)
-    return build_view(obs, live.row, len(live.game.deals) + 1, online)
+    deal_scores = [list(st.scores) for st in live.game.deals]
+    if live.game.state.is_terminal():
+        deal_scores.append(list(live.game.state.scores))
+    return build_view(obs, live.row, len(live.game.deals) + 1, online, deal_scores)
 
 
 def build_view(
-    obs: Observation, row: GameRow, deal_number: int, online: list[bool]
+    obs: Observation, row: GameRow, deal_number: int, online: list[bool],
+    deal_scores: list[list[int]] | None = None,
 ) -> dict[str, Any]:
     """Turn an observation (and the game's public facts) into the JSON a seat is sent."""
     seat, other = obs.seat, 1 - obs.seat
@@ -112,6 +116,7 @@ def build_view(
     opp_table = len(obs.shown[other])
     totals = [obs.totals[0] + obs.scores[0], obs.totals[1] + obs.scores[1]]
     turn = obs.turn if obs.turn in (0, 1) else None
+    waiting = row.opponent == FRIEND and row.token_hashes[1] is None
     return {
         "type": "state",
         "game": {
@@ -127,7 +132,9 @@ def build_view(
             "deal": deal_number,
             "totals": totals,
             "winner": obs.winner,
-            "waiting_for_friend": row.opponent == FRIEND and row.token_hashes[1] is None,
+            "waiting_for_friend": waiting,
+            # each finished deal's points [seat 0, seat 1] (public: for the game-over screen)
+            "deal_scores": deal_scores or [],
             "can_undo": row.opponent == COMPUTER
             and obs.winner is None
             and any(p == seat for p, _ in obs.actions),
@@ -138,7 +145,7 @@ def build_view(
             "dealer": obs.dealer,
             "turn": turn,
             "phase": obs.phase,
-            "your_turn": turn == seat,
+            "your_turn": turn == seat and not waiting,  # nobody plays before both seats sit
             "stock": obs.stock,
             "turnup": _code(obs.turnup) if obs.turnup is not None else None,
             "end_phase": obs.end_phase,

@@ -3,7 +3,11 @@
 
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const LEVEL_NAMES = { 1: "Beginner", 2: "Casual", 3: "Club player", 4: "Strong", 5: "Master" };
+// the same names as the terminal game's (bezique.narrate.LEVEL_NAMES; a test keeps them equal)
+const LEVEL_NAMES = { 1: "Beginner", 2: "Casual", 3: "Club", 4: "Strong", 5: "Expert" };
+// what the server says about itself: the address for invitation links, and whether it listens
+// only on this computer (filled in by /api/server at start)
+let SERVER = { public_url: null, loopback: false };
 const MELD_KEYS = "abcefgijklmoqrtvwyz";
 const PLAY_KEYS = "1234567890";
 
@@ -266,6 +270,10 @@ class GamePage {
     if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
     this.setMsg("hint", `Your private link to this seat (open it on another device; keep it secret): ${link}`);
   }
+  get autoDraw() { return localStorage.getItem("bezique.autodraw") !== "off"; }
+  set autoDraw(on) { localStorage.setItem("bezique.autodraw", on ? "on" : "off"); }
+  // a trick won with nothing to declare: the only thing to do is to draw
+  onlyDraw() { const d = this.view.deal; return d.your_turn && d.phase === "declare" && d.legal.length === 1 && d.legal[0] === "pass"; }
   act(action) { this.msg = null; this.send({ type: "action", action, version: this.view.game.version }); }
   onMessage(m) {
     if (m.type === "state") {
@@ -298,6 +306,7 @@ class GamePage {
     if (k === "h" && v.game.opponent === "computer") { this.hint(); return true; }
     if (k === "u" && v.game.can_undo) { this.send({ type: "undo" }); return true; }
     if (k === "n" && v.deal.phase === "over" && v.game.winner === null) { this.send({ type: "next" }); return true; }
+    if (k === "n" && v.game.winner !== null) { this.playAgain(); return true; }
     if (!v.deal.your_turn) return false;
     const pi = PLAY_KEYS.indexOf(k);
     if (pi >= 0 && this.playable[pi]) { this.act(this.playable[pi]); return true; }
@@ -314,11 +323,12 @@ class GamePage {
     const opp = g.names[1 - g.you];
     if (g.winner !== null) return g.winner === g.you ? "You win the game!" : `${opp} wins the game.`;
     if (d.phase === "over") return `Deal ${g.deal} is over.`;
-    if (g.waiting_for_friend) return "Waiting for your friend to join.";
+    if (g.waiting_for_friend) return "Waiting for your friend: the game starts when they take their seat.";
     if (!d.your_turn) {
       if (d.phase === "declare") return `${opp} won the trick and is declaring…`;
       return `${opp} to play…`;
     }
+    if (d.phase === "declare" && this.onlyDraw() && this.autoDraw) return "You won the trick; nothing to declare: drawing…";
     if (d.phase === "declare") return "You won the trick: declare a meld, or draw.";
     if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
     const lead = d.trick[0] ? cardText(d.trick[0].card) : "";
@@ -347,13 +357,16 @@ class GamePage {
     };
     const meldTags = (seat) => d.melds[seat].length
       ? h("div", { class: "meld-tags" }, d.melds[seat].map((m) =>
-          h("span", { class: "meld-tag" + (m.intact ? "" : " broken"), title: m.cards.map(cardText).join(" ") }, `${m.name} ${m.points}`)))
+          h("span", { class: "meld-tag" + (m.intact ? "" : " broken"),
+            title: m.cards.map(cardText).join(" ") + (m.intact ? "" : " · broken: a card of it was played; its points stay scored") },
+            `${m.name} ${m.points}`, m.intact ? null : h("span", { class: "why" }, " · broken (a card was played)"))),
+          d.melds[seat].some((m) => !m.intact) ? h("span", { class: "legend muted" }, "Faded melds are broken: a card of them was played. Their points stay scored.") : null)
       : null;
     const head = (seat) => h("div", { class: "seat-head" },
       h("span", { class: "dot" + (g.online[seat] || (g.opponent === "computer" && seat !== me) ? " on" : "") , title: "online" }),
       h("span", { class: "name" }, seat === me ? `${g.names[seat]} (you)` : g.names[seat]),
       d.dealer === seat ? h("span", { class: "dealer" }, "dealer") : null,
-      d.turn === seat && d.phase !== "over" ? h("span", { class: "turn-flag" }, seat === me ? "your turn" : "to play") : null);
+      d.turn === seat && d.phase !== "over" && !g.waiting_for_friend ? h("span", { class: "turn-flag" }, seat === me ? "your turn" : "to play") : null);
 
     // opponent
     const backs = [];
@@ -394,7 +407,8 @@ class GamePage {
     // me
     const declare = h("div", { class: "declare", id: "declare" });
     const seven = cardText((g.variant === "binocle" ? "9" : "7") + d.trump);
-    if (d.your_turn && d.phase === "declare") {
+    const drawing = this.onlyDraw() && this.autoDraw;
+    if (d.your_turn && d.phase === "declare" && !drawing) {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
         class: "btn", "data-action": m.action, onclick: () => this.act(m.action),
         title: m.cards.map(cardText).join(" "),
@@ -407,7 +421,9 @@ class GamePage {
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
     let summary = null;
-    if (d.phase === "over") {
+    if (g.winner !== null) {
+      summary = this.gameOver();
+    } else if (d.phase === "over") {
       summary = h("div", { class: "summary", id: "summary" },
         h("h3", {}, `Deal ${g.deal}: ${this.name(me)} ${d.scores[me]}, ${g.names[opp]} ${d.scores[opp]}`),
         h("div", { class: "muted" }, `Brisques: you ${d.brisques[me]}, ${g.names[opp]} ${d.brisques[opp]}. Game: ${g.totals[me]}–${g.totals[opp]} (to ${g.target}).`),
@@ -420,11 +436,13 @@ class GamePage {
       g.opponent === "computer" ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn, onclick: () => this.hint() }, h("span", { class: "key" }, "h"), "Hint") : null,
       g.opponent === "computer" ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => this.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => this.seatLink() }, "My seat link"),
+      h("label", { class: "auto-draw", title: "After a trick you win with nothing to declare, draw without a click" },
+        h("input", { type: "checkbox", id: "auto-draw", checked: this.autoDraw, onchange: (e) => { this.autoDraw = e.target.checked; this.render(); } }), " Draw by itself"),
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
     const handButtons = d.hand.map((c) => cardButton(c, "hand")); // numbered first: 1, 2, ...
     const tableButtons = d.table[me].map((c) => cardButton(c, "table"));
-    const mySeat = h("section", { class: "seat me" + (d.your_turn ? " my-turn" : ""), "aria-label": "your seat" },
+    const mySeat = h("section", { class: "seat me" + (d.your_turn && !drawing ? " my-turn" : ""), "aria-label": "your seat" },
       h("div", { class: "me-head" }, head(me), tools),
       h("div", { class: "status", id: "status", "aria-live": "polite" }, this.statusLine(),
         d.drew ? h("span", { class: "sub" }, `You drew ${cardText(d.drew)}.`) : null),
@@ -455,13 +473,42 @@ class GamePage {
 
     document.body.dataset.version = String(g.version);
     show(h("div", { class: "table" }, oppSeat, middle, mySeat, side));
+    if (drawing && this.autoSent !== g.version) { this.autoSent = g.version; this.act("pass"); }
+  }
+
+  gameOver() {
+    const g = this.view.game, me = g.you, opp = 1 - me;
+    const rows = g.deal_scores.map((sc, i) => h("tr", {}, h("td", {}, `Deal ${i + 1}`), h("td", {}, sc[me]), h("td", {}, sc[opp])));
+    return h("div", { class: "summary game-over", id: "summary" },
+      h("div", { class: "winner-banner", id: "winner" }, g.winner === me ? "You win the game!" : `${g.names[opp]} wins the game.`),
+      h("table", { class: "scoreboard", id: "final-scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, `Game to ${g.target}`), h("th", {}, "You"), h("th", {}, g.names[opp]))),
+        h("tbody", {}, rows, h("tr", { class: "total" }, h("td", {}, "Final score"), h("td", {}, g.totals[me]), h("td", {}, g.totals[opp])))),
+      h("button", { class: "btn", id: "play-again", onclick: () => this.playAgain() }, h("span", { class: "key" }, "n"), "Play again"));
+  }
+
+  async playAgain() {
+    const g = this.view.game;
+    const body = g.opponent === "computer"
+      ? { opponent: "computer", level: g.level, variant: g.variant, target: g.target }
+      : { opponent: "friend", variant: g.variant, target: g.target, name: g.names[g.you] };
+    try {
+      const n = await api("/api/games", body);
+      Saved.set(n.id, n.token, n.seat, n.invite);
+      location.hash = `#/game/${n.id}`;
+    } catch (e) { this.setMsg("error", e.message); }
   }
 
   invitePanel() {
-    const link = `${location.origin}/#/join/${this.id}/${this.saved.invite || ""}`;
+    const base = SERVER.public_url || location.origin;
+    const link = `${base}/#/join/${this.id}/${this.saved.invite || ""}`;
     const known = !!this.saved.invite;
+    const local = !SERVER.public_url && (SERVER.loopback || ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname));
     return h("section", { class: "invite", id: "invite" },
       h("strong", {}, "Invite a friend"),
+      local ? h("p", { class: "note", id: "loopback-note" }, SERVER.loopback
+        ? "This server listens only on this computer, so a friend elsewhere cannot open the link. Start it with: bezique serve --host 0.0.0.0 --public-url URL (the address your friend can reach, with the port)"
+        : "This link names this computer (127.0.0.1 / localhost): it works only here. Open this page by your network address, or start the server with --public-url.") : null,
       known ? h("input", { type: "text", readonly: true, value: link, id: "invite-link", onfocus: (e) => e.target.select() })
         : h("p", {}, "Send your friend the invitation link you were given when you created the game."),
       known ? h("button", { class: "btn", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, "Copy link") : null);
@@ -531,4 +578,5 @@ class ReplayPage {
   }
 }
 
+api("/api/server").then((s) => { SERVER = s; if (current && current.view) current.render(); }).catch(() => {});
 route();

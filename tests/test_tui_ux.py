@@ -1,0 +1,293 @@
+"""``bezique play``: what a player from a card-game app expects (kept games, log lines that say
+why, drawing when there is nothing to declare, undo that leaves no trace, …)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_tui import first_legal, game_screen, make_app, press_for, screen_text, settle
+from textual.widgets import RichLog, Static
+
+from bezique.cli import main
+from bezique.tui.session import PlayConfig, Session, numbered_save, numbered_saves, save_path
+from bezique.tui.table import melds_text, opponent_panel
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test saves into its own directory, never the user's."""
+    d = tmp_path / "data"
+    monkeypatch.setenv("BEZIQUE_DATA_DIR", str(d))
+    return d
+
+
+def unfinished_game(seed: int = 5) -> Session:
+    s = Session.new(PlayConfig(level=1, seed=seed), save_path())
+    while not s.human_to_act():
+        s.computer_move()
+    s.play(s.observation().legal[0])
+    return s
+
+
+async def test_a_new_game_keeps_the_unfinished_one_as_a_numbered_save() -> None:
+    old = unfinished_game()
+    history = old.state.history_strings()
+    app = make_app(seed=8)  # as `bezique play --level 1`: no start screen
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert "kept as save 1" in screen_text(app)
+    assert app.kept == 1
+    assert [n for n, _ in numbered_saves()] == [1]
+    assert Session.resume(numbered_save(1)).state.history_strings() == history
+    assert Session.resume(save_path()).game.seed == 8
+    out = CliRunner().invoke(main, ["play", "--saves"])
+    assert out.exit_code == 0
+    assert "current:" in out.output and "1: bezique, level 1" in out.output
+    assert "--resume 1" in out.output
+
+
+async def test_a_second_new_game_keeps_the_next_number_and_resume_n_goes_on() -> None:
+    unfinished_game(1)
+    for seed in (2, 3):
+        app = make_app(seed=seed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            s = app.session
+            assert s is not None
+            gs = game_screen(app)
+            await press_for(pilot, gs, first_legal(gs, s.observation()))
+            await settle(pilot, app)
+    assert [n for n, _ in numbered_saves()] == [1, 2]
+    app = make_app(resume=True)
+    app.path = numbered_save(1)  # as `bezique play --resume 1`
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert app.session is not None and app.session.game.seed == 1
+
+
+def test_resume_of_a_missing_kept_game_is_one_line_and_status_2() -> None:
+    out = CliRunner().invoke(main, ["play", "--resume", "4"])
+    assert out.exit_code == 2 and "no kept game 4" in out.output
+    assert len(out.output.strip().splitlines()) == 1
+
+
+def test_a_finished_or_missing_game_is_not_kept(data_dir: Path) -> None:
+    from bezique.tui.session import keep_unfinished
+
+    assert keep_unfinished(save_path()) is None
+    assert numbered_saves() == []
+
+
+def _melds(*items: tuple[str, int, bool]) -> Any:
+    ms = [SimpleNamespace(name=n, points=p, intact=i) for n, p, i in items]
+    return SimpleNamespace(melds=(ms, ms))
+
+
+def test_meld_line_shortens_then_counts_but_never_cuts() -> None:
+    obs = _melds(("four kings", 80, True), ("common marriage", 20, False),
+                 ("bezique", 40, True), ("four aces", 100, True))
+    full = melds_text(obs, 0).plain
+    assert full == "Melds: four kings 80, common marriage 20, bezique 40, four aces 100"
+    assert melds_text(obs, 0, 100).plain == full
+    short = melds_text(obs, 0, 50).plain
+    assert short == "Melds: 4K 80 marr. 20 bez. 40 4A 100"
+    assert melds_text(obs, 0, 30).plain == "Melds: 4 for 240 (1 broken)"
+
+
+def meldy_session(seed: int) -> Session:
+    """A game where you declare whatever you can, until you have three melds on the table."""
+    s = Session.new(PlayConfig(level=1, seed=seed), save_path())
+    while len(s.observation().melds[0]) < 3 and not s.deal_over():
+        if s.human_to_act():
+            legal = s.observation().legal
+            s.play(next((a for a in legal if a.startswith("meld")), legal[0]))
+        else:
+            s.computer_move()
+    return s
+
+
+async def test_the_meld_lines_fit_the_panels_at_80_columns() -> None:
+    s = meldy_session(0)  # two marriages and four queens
+    obs = s.observation()
+    assert len(obs.melds[0]) >= 3
+    app = make_app(resume=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.pause()
+        gs = game_screen(app)
+        mine = gs.query_one("#mymelds", Static)
+        width = mine.content_size.width
+        expected = melds_text(app.session.observation(), 0, width).plain  # type: ignore[union-attr]
+        assert len(expected) <= width < len(melds_text(obs, 0).plain)
+        assert expected in screen_text(app)
+
+
+def test_the_computer_panel_counts_all_its_cards_and_the_shown_ones() -> None:
+    obs = SimpleNamespace(opponent_hand_size=8, shown=((), (1, 2, 3, 4)), tricks=[], turn=0,
+                          opponent_known=[], melds=([], []))
+    text = opponent_panel(obs, False, False).plain  # type: ignore[arg-type]
+    assert text.startswith("8 cards (4 shown) · 0 tricks won")
+
+
+def test_the_dealers_ten_for_a_turned_up_seven_is_logged() -> None:
+    for seed in range(200):
+        s = Session.new(PlayConfig(level=1, seed=seed))
+        if any(e[2] == "turnup" for e in s.state.events):
+            break
+    else:
+        raise AssertionError("no turned-up seven in 200 deals")
+    dealer = "You score" if s.state.dealer == 0 else "Computer scores"
+    assert any(line.startswith(dealer) and "is a seven" in line and "(+10)" in line
+               for line in s.log), s.log
+
+
+def play_deal(s: Session) -> None:
+    while not s.deal_over():
+        if s.human_to_act():
+            s.play(s.observation().legal[0])
+        else:
+            s.computer_move()
+
+
+def test_every_score_of_a_deal_has_a_log_line_saying_why() -> None:
+    s = Session.new(PlayConfig(level=1, seed=11))
+    play_deal(s)
+    text = "\n".join(s.log)
+    assert "the last trick (+10)" in text
+    assert "for brisques: the aces and tens won in tricks" in text
+    # the points in the log add up to the deal's scores
+    import re
+
+    got = [0, 0]
+    for line in s.log:
+        m = re.search(r"\(\+(\d+)\)$", line)
+        if m:
+            got[0 if line.startswith("You") else 1] += int(m.group(1))
+    assert tuple(got) == s.state.scores, s.log
+
+
+def test_undo_cuts_the_log_back_to_what_it_was_before_the_move() -> None:
+    s = Session.new(PlayConfig(level=1, seed=4))
+    undone = 0
+    while not s.deal_over() and undone < 6:
+        if not s.human_to_act():
+            s.computer_move()
+            continue
+        if s.forced_draw():
+            s.play("pass")
+            continue
+        before = list(s.log)
+        history = s.state.history_strings()
+        s.play(s.observation().legal[-1])
+        while not s.deal_over() and (s.computer_to_act() or s.forced_draw()):
+            if s.computer_to_act():
+                s.computer_move()
+            else:
+                s.play("pass")
+        if any("You draw" in line for line in s.log[len(before):]):
+            s.undo()
+            assert s.log == before  # no "You draw …": nothing a fresh player would not see
+            assert s.state.history_strings() == history
+            undone += 1
+            s.play(s.observation().legal[0])
+    assert undone >= 3
+
+
+async def test_undo_in_the_app_leaves_no_taken_back_line_in_the_log() -> None:
+    app = make_app(seed=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        s = app.session
+        assert s is not None
+        gs = game_screen(app)
+        for _ in range(4):
+            await press_for(pilot, gs, first_legal(gs, s.observation()))
+            await settle(pilot, app)
+        before = list(s.log)
+        await press_for(pilot, gs, first_legal(gs, s.observation()))
+        await settle(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert s.log == before
+        log = gs.query_one("#log", RichLog)
+        assert [strip.text.rstrip() for strip in log.lines][-1] == before[-1]
+
+
+async def test_a_trick_won_with_nothing_to_declare_draws_by_itself() -> None:
+    for auto in (True, False):
+        app = make_app(seed=6, auto_draw=auto)
+        forced = 0
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            s = app.session
+            assert s is not None
+            gs = game_screen(app)
+            for _ in range(30):
+                if s.deal_over():
+                    break
+                if s.forced_draw():
+                    forced += 1
+                    assert not auto, "the app waits for a key although there is only 'draw'"
+                    await pilot.press("d")
+                else:
+                    await press_for(pilot, gs, first_legal(gs, s.observation()))
+                await settle(pilot, app)
+            drawn = sum(1 for line in s.log if line.startswith("You draw"))
+        assert drawn > 0
+        if not auto:
+            assert forced > 0
+
+
+async def test_the_chosen_radio_buttons_show_without_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(show_start=True)  # level 1, Bezique
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert text.count("●") == 2 and text.count("○") == 5
+        assert "●▌ 1 beginner" in text and "●▌ Bezique" in text
+        app.screen.query_one("#variant").query("RadioButton").last().value = True
+        await pilot.pause()
+        text = screen_text(app)
+        assert "●▌ Binocle" in text and "○▌ Bezique" in text
+
+
+async def test_game_over_shows_each_deal_and_plays_again_with_the_same_rules() -> None:
+    import random
+
+    from bezique.tui.modals import SummaryScreen
+
+    s = Session.new(PlayConfig(level=1, seed=3, target=300), save_path())
+    rng = random.Random(1)
+    while not s.game_over():
+        if s.deal_over():
+            s.next_deal()
+        elif s.human_to_act():
+            s.play(rng.choice(s.observation().legal))
+        else:
+            s.computer_move()
+    deals = [*s.game.deals, s.state]
+    assert len(deals) >= 2
+    app = make_app(resume=True)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        text = screen_text(app)
+        assert f"Game over after {len(deals)} deals" in text
+        assert "Deal by deal" in text and "play again" in text
+        for i, st in enumerate(deals, 1):
+            a, b = st.scores
+            g0, g1 = st.game_scores
+            assert re.search(rf"{i}\s+{a}\s+{b}\s+{g0}–{g1}", text), text
+        await pilot.press("enter")
+        await settle(pilot, app)
+        new = app.session
+        assert new is not None and new is not s and not new.game_over()
+        assert new.rules.target == 300 and new.level == 1 and new.rules.variant == "bezique"
+        assert numbered_saves() == []  # a finished game is not kept as unfinished
