@@ -45,6 +45,7 @@ COMPILED_MODULES = (
     "src/bezique/position.py",
     "src/bezique/declaring.py",
     "src/bezique/state.py",
+    "src/bezique/worlds.py",
     "src/bezique/agents/targets.py",
     "src/bezique/agents/solver_tables.py",
     "src/bezique/agents/solver.py",

@@ -1,0 +1,69 @@
+"""Worlds a seat cannot tell apart: the deal re-dealt in the cards that seat has not seen.
+
+:func:`resample_from_infostate` (OpenSpiel's name) takes a deal in progress and returns another
+deal with the same public history and the same view for ``seat``: every card the seat has not
+seen (the other seats' concealed cards nobody showed, the face-down stock) is shuffled among the
+places those cards were dealt to, and the same actions are replayed.  A world in which the
+replay would come out differently for anyone to see (a shuffled card changes a score) is thrown
+away and another drawn.  Front ends use it after an undo, so that taking a move back and making
+it again never shows the next card of the stock; search code uses it to sample worlds.
+
+>>> import random
+>>> from bezique import Rules, State
+>>> s = State.new_deal(Rules.preset("bezique"), seed=3)
+>>> for _ in range(12):
+...     s.apply_action(s.legal_actions()[0])
+>>> w = resample_from_infostate(s, 0, random.Random(1))
+>>> w.observation(0) == s.observation(0), w.history_strings() == s.history_strings()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import card_of
+from .errors import BeziqueError
+from .state import State
+
+
+def _reshuffled(state: State, seat: int, rng: random.Random) -> State:
+    """The deal at its start with ``seat``'s unseen cards shuffled among their places."""
+    places: list[tuple[int, int]] = []  # (hand index, or -1 for the stock; position)
+    for other in range(state.rules.nplayers):
+        if other == seat:
+            continue
+        hidden = state.hand_masks[other] & ~state.known_masks[other]
+        places += [(other, i) for i, p in enumerate(state.deal_hands[other]) if hidden >> p & 1]
+        places += [(-1, j) for j, p in enumerate(state.stock[: state.stock_pos])
+                   if hidden >> p & 1]
+    places += [(-1, j) for j in range(state.stock_pos, len(state.stock))]
+    hands = [[card_of(p) for p in h] for h in state.deal_hands]
+    stock = [card_of(p) for p in state.stock]
+    values = [hands[h][i] if h >= 0 else stock[i] for h, i in places]
+    rng.shuffle(values)
+    for (h, i), v in zip(places, values, strict=True):
+        if h >= 0:
+            hands[h][i] = v
+        else:
+            stock[i] = v
+    turnup = None if state.turnup_card < 0 else card_of(state.turnup_card)
+    return State.from_cards(state.rules, hands, turnup, stock, state.dealer, state.totals)
+
+
+def resample_from_infostate(state: State, seat: int, rng: random.Random,
+                            tries: int = 50) -> State:
+    """A deal ``seat`` cannot tell from ``state``: the same history, the same observation for
+    ``seat``, the unseen cards dealt afresh.  After ``tries`` worlds that replay differently,
+    ``state`` itself (cloned) is returned: it is always consistent."""
+    texts = [text for _, text in state.history_strings()]
+    for _ in range(tries):
+        world = _reshuffled(state, seat, rng)
+        try:
+            for text in texts:
+                world.apply(text)
+        except BeziqueError:
+            continue
+        if world.events == state.events and world.observation(seat) == state.observation(seat):
+            return world
+    return state.clone()
