@@ -10,7 +10,8 @@ from .common import fail, parse_options
 
 @click.command("play")
 @click.option("--level", type=click.IntRange(1, 5), default=None,
-              help="The computer's strength, 1 (beginner) to 5.")
+              help="The computer's strength: 1 beginner, 2 casual, 3 club, 4 strong, "
+                   "5 expert.")
 @click.option("--variant", type=click.Choice(["bezique", "binocle"]), default=None,
               help="The game: bezique (64 cards) or binocle (48 cards).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
