@@ -291,3 +291,30 @@ async def test_game_over_shows_each_deal_and_plays_again_with_the_same_rules() -
         assert new is not None and new is not s and not new.game_over()
         assert new.rules.target == 300 and new.level == 1 and new.rules.variant == "bezique"
         assert numbered_saves() == []  # a finished game is not kept as unfinished
+
+
+def test_undo_deals_the_unseen_cards_afresh_so_the_next_draw_is_not_known() -> None:
+    """Taking back a move and making it again must not show the same next card every time
+    (the peeking of the hardening issue): after an undo the person sees exactly what they saw
+    before the move, and the cards they have not seen are dealt afresh."""
+    changed = 0
+    for seed in range(10):
+        s = Session.new(PlayConfig(level=1, seed=seed))
+        while not (s.human_to_act() and not s.forced_draw() and s.state.stock_left > 10
+                   and s.state.tricks_played >= 2):
+            if s.human_to_act():
+                s.play(s.observation().legal[0])
+            else:
+                s.computer_move()
+        view = s.observation()
+        unseen = s.state.stock[s.state.stock_pos:]
+        s.play(view.legal[0])
+        while s.computer_to_act() or s.forced_draw():
+            if s.computer_to_act():
+                s.computer_move()
+            else:
+                s.play("pass")
+        s.undo()
+        assert s.observation() == view
+        changed += s.state.stock[s.state.stock_pos:] != unseen
+    assert changed >= 8

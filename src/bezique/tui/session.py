@@ -37,6 +37,7 @@ from ..observation import Observation, observe
 from ..record import parse_record, states_from_record
 from ..rules import Rules
 from ..state import State
+from ..worlds import resample_from_infostate
 
 NAMES = ("You", "Computer")
 __all__ = ["LEVEL_NAMES", "NAMES", "PlayConfig", "Session"]
@@ -454,6 +455,9 @@ class Session:
             for _ in range(more):
                 self._undo_one()
             n += more
+        # the cards the person has not seen are dealt afresh: undo never shows the next card of
+        # the stock (or the computer's hand) for a second try
+        self.game.state = resample_from_infostate(self.state, self.HUMAN, random.Random())
         self.save()
         return n
 

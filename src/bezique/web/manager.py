@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hmac
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from ..errors import BeziqueError
 from ..game import Game
 from ..record import parse_record, states_from_record
 from ..rules import Rules
+from ..worlds import resample_from_infostate
 from .computer import computer_agent, hint
 from .live import COMPUTER, FRIEND, LiveGame, Refusal
 from .store import GameRow, Store, hash_token
@@ -277,6 +279,9 @@ class Manager:
                 and tuple(state.legal_action_strings()) == ("pass",):
             for _ in range(len(state.history()) - mine[-1]):
                 live.undo()
+        # the cards the player has not seen are dealt afresh, so that undo never shows the next
+        # card of the stock (or the computer's hand) for a second try
+        live.game.state = resample_from_infostate(state, seat, random.Random(secrets.randbits(64)))
         try:
             self._save(live)
         except Exception:
