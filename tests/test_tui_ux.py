@@ -3,6 +3,7 @@ why, drawing when there is nothing to declare, undo that leaves no trace, …)."
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -318,3 +319,20 @@ def test_undo_deals_the_unseen_cards_afresh_so_the_next_draw_is_not_known() -> N
         assert s.observation() == view
         changed += s.state.stock[s.state.stock_pos:] != unseen
     assert changed >= 8
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"deals": [{"dealer": ' + "9" * 5000 + "}]}",
+                                  '{"variant": "bezique", "options": [], "deals": []}'])
+def test_a_damaged_save_is_one_line_and_exit_2(tmp_path: Path, text: str) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "BEZIQUE_DATA_DIR": str(tmp_path)}
+    where = subprocess.run([sys.executable, "-m", "bezique", "play", "--where"], env=env,
+                           capture_output=True, text=True, timeout=60).stdout.strip()
+    Path(where).parent.mkdir(parents=True, exist_ok=True)
+    Path(where).write_text(text)
+    done = subprocess.run([sys.executable, "-m", "bezique", "play", "--resume"], env=env,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr

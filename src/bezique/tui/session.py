@@ -298,6 +298,10 @@ class Session:
                 from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             raise RecordError(f"the saved game {path} cannot be read: {e}") from None
+        except (ValueError, RecursionError) as e:  # a number too long, nesting too deep
+            raise RecordError(
+                f"the saved game {path} cannot be read ({str(e).split(':')[0]})"
+            ) from None
         record = parse_record(data)
         meta = data.get("play") if isinstance(data, dict) else None
         if not isinstance(meta, dict):
