@@ -147,7 +147,7 @@ def test_three_handed_deals_keep_every_invariant(seed: int) -> None:
         check_hidden_independence(end, random.Random(seed))
 
 
-def test_a_three_handed_record_replays_as_json_and_the_account_says_why_not(
+def test_a_three_handed_record_replays_as_json_and_as_an_account(
     tmp_path: object,
 ) -> None:
     import json
@@ -168,4 +168,18 @@ def test_a_three_handed_record_replays_as_json_and_the_account_says_why_not(
     assert out.exit_code == 0
     assert json.loads(out.output)["deals"][0]["scores"] == list(game.state.game_scores)
     text = CliRunner().invoke(main, ["replay", str(path)])
-    assert text.exit_code == 2 and "use --json" in text.output
+    assert text.exit_code == 0, text.output
+    tricks = [line for line in text.output.splitlines() if line.startswith("Trick ")]
+    assert len(tricks) == 32 and all(line.count(" plays ") == 2 for line in tricks)
+    assert "Player 2" in text.output and "Deal over:" in text.output
+
+
+def test_the_demo_narrates_three_seats() -> None:
+    from click.testing import CliRunner
+
+    from bezique.cli import main
+
+    out = CliRunner().invoke(main, ["demo", "--variant", "bezique3", "--seed", "2"])
+    assert out.exit_code == 0, out.output
+    assert "North" in out.output and "East" in out.output and "South" in out.output
+    assert sum(line.startswith("Trick ") for line in out.output.splitlines()) == 32

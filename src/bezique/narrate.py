@@ -39,9 +39,15 @@ def _bris_word(state: State) -> str:
     return "card points" if state.rules.variant == "binocle" else "brisques"
 
 
-def _score_text(state: State, names: Sequence[str]) -> str:
-    s = state.scores
-    return f"{names[0]} {s[0]}, {names[1]} {s[1]}"
+def _score_text(state: State, names: Sequence[str], scores: Sequence[int] | None = None) -> str:
+    s = state.scores if scores is None else scores
+    return ", ".join(f"{names[i]} {s[i]}" for i in range(len(s)))
+
+
+def _seats_from_left(state: State) -> list[int]:
+    """The seats in playing order from the dealer's left, the dealer last."""
+    n = state.rules.nplayers
+    return [(state.dealer + 1 + i) % n for i in range(n)]
 
 
 def deal_header(state: State, number: int, names: Sequence[str]) -> list[str]:
@@ -55,11 +61,11 @@ def deal_header(state: State, number: int, names: Sequence[str]) -> list[str]:
         tu = card_of(state.turnup_card)
         lines = [
             f"Deal {number}: {names[state.dealer]} deals. Turn-up {card_symbol(tu)}: trumps are "
-            f"{SUIT_SYMBOLS[state.trump]}. Game so far: {names[0]} {state.totals[0]}, "
-            f"{names[1]} {state.totals[1]}.",
+            f"{SUIT_SYMBOLS[state.trump]}. Game so far: "
+            f"{_score_text(state, names, state.totals)}.",
         ]
     width = max(len(n) for n in names)
-    for seat in (1 - state.dealer, state.dealer):
+    for seat in _seats_from_left(state):
         hand = _cards([card_of(p) for p in state.deal_hands[seat]])
         lines.append(f"  {names[seat]:<{width}}  {hand}")
     for seat, pts, reason, _ in state.events:
@@ -74,7 +80,7 @@ def deal_header(state: State, number: int, names: Sequence[str]) -> list[str]:
 def step_lines(before: State, action: int, after: State, names: Sequence[str]) -> list[str]:
     """Lines describing one applied action, given the states before and after it.
 
-    A lead prints nothing: the trick is told in one line when the second card is played.
+    A card played prints nothing until the trick is complete: then it is told in one line.
     """
     p = before.current_player()
     who = names[p]
@@ -82,13 +88,24 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
     new_events = after.events[len(before.events) :]
     points = {reason: pts for seat, pts, reason, _ in new_events if seat == p}
     if act.is_play(action):
-        if before.phase != "lead":
+        done = after.tricks_played > before.tricks_played
+        if done and before.rules.nplayers == 2:
             lead = before.trick_cards()[0]
             win = after.last_trick_winner
             out.append(
                 f"Trick {before.tricks_played + 1}: {names[1 - p]} leads {card_symbol(lead)}"
                 f"{_from_table(before, 1 - p, _lead_phys(before))}, {who} plays "
                 f"{card_symbol(action & 31)}{_from_table(before, p, action)}. {names[win]} wins."
+            )
+        elif done:
+            n = before.rules.nplayers
+            cards = [*before.trick_cards(), action & 31]
+            seats = [(p - len(cards) + 1 + i) % n for i in range(n)]
+            plays = ", ".join(f"{names[q]} plays {card_symbol(c)}"
+                              for q, c in zip(seats[1:], cards[1:], strict=True))
+            out.append(
+                f"Trick {before.tricks_played + 1}: {names[seats[0]]} leads "
+                f"{card_symbol(cards[0])}, {plays}. {names[after.last_trick_winner]} wins."
             )
     elif act.is_meld(action):
         ev = [e for e in new_events if e[2] == "meld"]
@@ -114,11 +131,14 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         )
     elif action == act.PASS and after.end_phase and not before.end_phase:
         tu = before.turnup
+        n = before.rules.nplayers
+        last = names[(p + n - 1) % n]
+        first = "draws the last card" if n == 2 else "draws first from the last cards"
         if before.turnup_card < 0:
-            out.append(f"  {who} draws the last but one card; {names[1 - p]} takes the last.")
+            out.append(f"  {who} draws the last but one card; {last} takes the last.")
         else:
             took = card_symbol(tu) if tu is not None else "the turn-up"
-            out.append(f"  {who} draws the last card; {names[1 - p]} takes the turn-up {took}.")
+            out.append(f"  {who} {first}; {last} takes the turn-up {took}.")
         out.append("  The stock is gone: from now on follow suit and win the trick if you can.")
     for seat, pts, reason, detail in new_events:
         if reason == "seven" and act.is_play(action):
@@ -160,9 +180,7 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
         how = ("(they count only in the settlement)" if portland
                else "(scored as taken)" if immediate else "(counted now)")
         if any(state.rules.card_points):
-            parts.append(
-                f"{word.capitalize()} {how}: {names[0]} {bris[0]}, {names[1]} {bris[1]}."
-            )
+            parts.append(f"{word.capitalize()} {how}: {_score_text(state, names, bris)}.")
         out.append("  " + " ".join(parts))
     else:
         out.append(f"  The game ended at once after trick {state.tricks_played}.")
@@ -178,7 +196,7 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
         return out
     g = state.game_scores
     out.append(
-        f"Deal over: {_score_text(state, names)}. Game: {names[0]} {g[0]}, {names[1]} {g[1]}."
+        f"Deal over: {_score_text(state, names)}. Game: {_score_text(state, names, g)}."
     )
     if state.winner is not None:
         out.append(f"{names[state.winner]} wins the game.")
@@ -209,7 +227,7 @@ def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Itera
                "action the record is out of step (`--json` lists each one)")
     lead = state.trick_cards()
     if lead and not state.is_terminal():
-        leader = 1 - state.current_player()
+        leader = (state.current_player() - len(lead)) % state.rules.nplayers
         shown = _from_table(state, leader, _lead_phys(state))
         yield (f"Trick {state.tricks_played + 1}: {names[leader]} leads "
                f"{card_symbol(lead[0])}{shown} ...")

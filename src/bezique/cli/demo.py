@@ -31,9 +31,6 @@ def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
         rules = Rules.preset(variant, **parse_options(options))
     except BeziqueError as e:
         fail(str(e))
-    if rules.nplayers != 2:
-        fail(f"the demo narrates two-handed games; {rules.variant} is played by "
-             f"{rules.nplayers} (the engine plays it: see the README)")
     seed_n = whole(seed, "--seed", minimum=None) if seed is not None else None
     deals_n = whole(deals, "--deals", minimum=0)
     out = None
@@ -44,7 +41,8 @@ def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
             fail(f"cannot write {save}: {e.strerror or e}")
     rng = random.Random(seed_n)
     game = Game(rules, seed=seed_n)
-    names = ("North", "South")
+    names = ("North", "South") if rules.nplayers == 2 else ("North", "East", "South",
+                                                              "West")[: rules.nplayers]
     played = 0
     while True:
         state = game.state

@@ -25,9 +25,7 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     if as_json:
         click.echo(json.dumps(replay(record, legal=legal)))
         return
-    if record.rules.nplayers != 2:
-        fail(f"the readable account is for two-handed games; use --json for {record.rules.variant}")
-    names = ("Player 0", "Player 1")
+    names = tuple(f"Player {i}" for i in range(record.rules.nplayers))
     results = replay_deals(record)
     one_deal = record.rules.settlement == "portland"  # each deal is a game of its own
     for i, d in enumerate(record.deals):
@@ -43,4 +41,5 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     last = results[-1].state
     g = last.game_scores
     end = f"{names[last.winner]} wins the game." if last.winner is not None else "No winner yet."
-    click.echo(f"Game: {names[0]} {g[0]}, {names[1]} {g[1]}. {end}")
+    totals = ", ".join(f"{names[i]} {g[i]}" for i in range(len(g)))
+    click.echo(f"Game: {totals}. {end}")
