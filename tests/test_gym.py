@@ -119,3 +119,15 @@ def test_render_and_spaces() -> None:
     assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32
     text = env.render()
     assert isinstance(text, str) and "view player_0" in text and "legal" in text
+
+
+def test_the_gymnasium_env_does_not_need_pettingzoo() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['pettingzoo'] = None\n"
+            "from bezique.gymnasium_env import BeziqueEnv\n"
+            "BeziqueEnv(opponent='random').reset(seed=1)\nprint('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
+    assert out.stdout.strip() == "ok", out.stderr

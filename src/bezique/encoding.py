@@ -40,7 +40,7 @@ import functools
 import random
 from typing import NamedTuple
 
-from .cards import NCARDS, parse_card, rank_of, suit_of
+from .cards import NCARDS, card_name, parse_card, rank_of, suit_of
 from .errors import IllegalActionError, OptionError
 from .game import Game
 from .observation import Observation
@@ -283,6 +283,32 @@ def layout_table() -> str:
         span = str(b.start) if b.size == 1 else f"{b.start}-{b.start + b.size - 1}"
         lines.append(f"| {span} | `{b.name}` | {b.meaning} |")
     return "\n".join(lines)
+
+
+def view_text(obs: Observation, index_map: dict[int, str] | None = None) -> str:
+    """A few lines of one seat's view for ``render_mode="ansi"``: the legal indices too."""
+    rules = obs.rules
+    me, opp = obs.seat, 1 - obs.seat
+
+    def names(cards: tuple[int, ...]) -> str:
+        return " ".join(card_name(c) for c in cards) or "-"
+
+    trump = "SHDC"[obs.trump] if obs.trump >= 0 else "-"
+    lines = [
+        f"{rules.variant}  trick {obs.tricks_played + 1}  phase {obs.phase}  "
+        f"turn player_{obs.turn if obs.turn >= 0 else '-'}  view player_{me}",
+        f"trumps {trump}  turn-up {card_name(obs.turnup) if obs.turnup is not None else '-'}  "
+        f"stock {obs.stock}  scores {obs.scores[me]}-{obs.scores[opp]}  "
+        f"totals {obs.totals[me]}-{obs.totals[opp]}",
+        f"hand  {names(obs.hand)}",
+        f"shown {names(obs.shown[me])}   opponent shows {names(obs.shown[opp])}",
+        f"trick {names(obs.trick)}",
+    ]
+    legal = index_map if index_map is not None else legal_index_map(obs)
+    if legal:
+        lines.append("legal " + ", ".join(f"{i}={t}" for i, t in sorted(legal.items())))
+    return "\n".join(lines)
+
 
 
 # ---------------------------------------------------------------- the episode

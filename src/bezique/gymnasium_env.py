@@ -42,15 +42,23 @@ from bezique.encoding import (
     OBS_SIZE,
     REWARDS,
     Episode,
+    action_mask,
+    encode_observation,
     legal_index_map,
     observation_high,
+    view_text,
 )
 from bezique.errors import IllegalActionError, OptionError
 from bezique.observation import Observation
-from bezique.pettingzoo import obs_arrays, view_text
 from bezique.rules import Rules
 
 ObsArray = npt.NDArray[np.float32]
+
+
+def obs_arrays(obs: Observation) -> tuple[ObsArray, npt.NDArray[np.int8]]:
+    """The observation vector and the action mask of ``obs`` as fresh numpy arrays."""
+    return (np.asarray(encode_observation(obs), dtype=np.float32),
+            np.asarray(action_mask(obs), dtype=np.int8))
 
 
 class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):

@@ -37,7 +37,6 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from bezique.cards import card_name
 from bezique.encoding import (
     NUM_ACTIONS,
     OBS_SIZE,
@@ -46,8 +45,8 @@ from bezique.encoding import (
     action_mask,
     decode_action,
     encode_observation,
-    legal_index_map,
     observation_high,
+    view_text,
 )
 from bezique.errors import OptionError
 from bezique.observation import Observation
@@ -69,31 +68,6 @@ def obs_arrays(obs: Observation) -> tuple[npt.NDArray[np.float32], npt.NDArray[n
     """The observation vector and the action mask of ``obs`` as fresh numpy arrays."""
     return (np.asarray(encode_observation(obs), dtype=np.float32),
             np.asarray(action_mask(obs), dtype=np.int8))
-
-
-def view_text(obs: Observation, index_map: dict[int, str] | None = None) -> str:
-    """A few lines of one seat's view for ``render_mode="ansi"``: the legal indices too."""
-    rules = obs.rules
-    me, opp = obs.seat, 1 - obs.seat
-
-    def names(cards: tuple[int, ...]) -> str:
-        return " ".join(card_name(c) for c in cards) or "-"
-
-    trump = "SHDC"[obs.trump] if obs.trump >= 0 else "-"
-    lines = [
-        f"{rules.variant}  trick {obs.tricks_played + 1}  phase {obs.phase}  "
-        f"turn player_{obs.turn if obs.turn >= 0 else '-'}  view player_{me}",
-        f"trumps {trump}  turn-up {card_name(obs.turnup) if obs.turnup is not None else '-'}  "
-        f"stock {obs.stock}  scores {obs.scores[me]}-{obs.scores[opp]}  "
-        f"totals {obs.totals[me]}-{obs.totals[opp]}",
-        f"hand  {names(obs.hand)}",
-        f"shown {names(obs.shown[me])}   opponent shows {names(obs.shown[opp])}",
-        f"trick {names(obs.trick)}",
-    ]
-    legal = index_map if index_map is not None else legal_index_map(obs)
-    if legal:
-        lines.append("legal " + ", ".join(f"{i}={t}" for i, t in sorted(legal.items())))
-    return "\n".join(lines)
 
 
 def _illegal_default(reward: str, rules: Rules) -> float:
