@@ -1,5 +1,5 @@
-"""The fixed-size action and observation encoding of the learning environments, and the episode
-(a deal, or a game to the target) they share.
+"""The fixed-size action and observation encoding of the learning environments, the episode
+(a deal, or a game to the target) and the text view (``render_mode="ansi"``) they share.
 
 :mod:`bezique.pettingzoo` and :mod:`bezique.gymnasium_env` both use this module; it needs neither
 of them, nor numpy: vectors are lists of floats and masks lists of 0/1.  Everything is computed
@@ -19,6 +19,9 @@ Actions (:data:`NUM_ACTIONS` = 83 indices, the same for Bezique and Binocle):
   kinds in table order (:func:`meld_slots`).  Of several legal melds of one slot (different
   copies or suits of the cards, e.g. four aces from shown or concealed aces), the index declares
   the one that shows the fewest concealed cards, the first the engine lists among those.
+
+Every legal action has an index except those other choices within a meld slot; the action mask
+(:func:`action_mask`) marks exactly the legal indices.
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("bezique"), seed=7)
@@ -308,7 +311,6 @@ def view_text(obs: Observation, index_map: dict[int, str] | None = None) -> str:
     if legal:
         lines.append("legal " + ", ".join(f"{i}={t}" for i, t in sorted(legal.items())))
     return "\n".join(lines)
-
 
 
 # ---------------------------------------------------------------- the episode
