@@ -1,0 +1,379 @@
+"""The fixed-size action and observation encoding of the learning environments, the episode
+(a deal, or a game to the target) and the text view (``render_mode="ansi"``) they share.
+
+:mod:`bezique.pettingzoo` and :mod:`bezique.gymnasium_env` both use this module; it needs neither
+of them, nor numpy: vectors are lists of floats and masks lists of 0/1.  Everything is computed
+from one seat's :class:`~bezique.observation.Observation` only, never from a state's hidden
+fields, so two deals that differ only in cards the seat cannot see encode the same.
+
+Actions (:data:`NUM_ACTIONS` = 83 indices, the same for Bezique and Binocle):
+
+* ``0..31``: play the concealed card with that card id (``suit * 8 + rank``, see
+  :mod:`bezique.cards`; the engine picks the copy, as for ``play QS``);
+* ``32..63``: play the shown card (on the table) with card id ``index - 32``; when the seat's
+  shown copies of that card differ in meld history (``QS*1``, ``QS*2``), the first;
+* ``64`` pass (draw), ``65`` exchange (the seven of trumps for the turn-up), ``66`` seven
+  (declare the seven of trumps);
+* ``67..82``: declare a meld of one *slot*: slots 0-3 are the marriage (K Q, common or royal
+  as the trumps make it) in spades, hearts, diamonds, clubs; slots 4.. the variant's other meld
+  kinds in table order (:func:`meld_slots`).  Of several legal melds of one slot (different
+  copies or suits of the cards, e.g. four aces from shown or concealed aces), the index declares
+  the one that shows the fewest concealed cards, the first the engine lists among those.
+
+Every legal action has an index except those other choices within a meld slot; the action mask
+(:func:`action_mask`) marks exactly the legal indices.
+
+>>> from bezique import Rules, State
+>>> s = State.new_deal(Rules.preset("bezique"), seed=7)
+>>> obs = s.observation(s.current_player())
+>>> m = legal_index_map(obs)
+>>> sorted(m.values()) == sorted(obs.legal)
+True
+>>> len(action_mask(obs)), sum(action_mask(obs)) == len(obs.legal)
+(83, True)
+>>> len(encode_observation(obs)) == OBS_SIZE
+True
+>>> meld_slots(Rules.preset("bezique"))[:6]
+('marriage S', 'marriage H', 'marriage D', 'marriage C', 'sequence', 'bezique')
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import NamedTuple
+
+from .cards import NCARDS, card_name, parse_card, rank_of, suit_of
+from .errors import IllegalActionError, OptionError
+from .game import Game
+from .observation import Observation
+from .rules import Rules
+from .scoring import zero_sum
+from .state import State
+
+PLAY = 0
+PLAY_SHOWN = 32
+PASS = 64
+EXCHANGE = 65
+SEVEN = 66
+MELD = 67
+MELD_SLOTS = 16
+NUM_ACTIONS = MELD + MELD_SLOTS  # 83
+
+_MARRIAGE_SHAPES = ("marriage", "royal")
+_SUIT_LETTERS = "SHDC"
+_WORDS = {"pass": PASS, "exchange": EXCHANGE, "seven": SEVEN}
+
+
+def check_rules(rules: Rules) -> None:
+    """Refuse, with :class:`OptionError`, a variant the encoding cannot describe: it needs two
+    seats, a turn-up, no carte blanche and at most 12 meld kinds besides the marriages."""
+    if rules.nplayers != 2 or not rules.turnup or rules.carte_points:
+        raise OptionError(
+            f"the learning environments play two-handed bezique and binocle, not {rules.variant}"
+        )
+    if len(_kind_slots(rules)[1]) > MELD_SLOTS:
+        raise OptionError(f"{rules.variant} has more meld kinds than {MELD_SLOTS} slots")
+
+
+@functools.lru_cache(maxsize=32)
+def _kind_slots(rules: Rules) -> tuple[dict[str, int], tuple[str, ...]]:
+    """Meld kind name -> slot (-1 for the marriages, whose slot is their suit), slot names."""
+    by_name: dict[str, int] = {}
+    names = [f"marriage {s}" for s in _SUIT_LETTERS]
+    for kind in rules.melds:
+        if kind.shape in _MARRIAGE_SHAPES:
+            by_name[kind.name] = -1
+        else:
+            by_name[kind.name] = len(names)
+            names.append(kind.name)
+    return by_name, tuple(names)
+
+
+def meld_slots(rules: Rules) -> tuple[str, ...]:
+    """The names of the meld slots of ``rules`` (index ``MELD + i`` declares slot ``i``); the
+    slots past the variant's kinds (up to 16) are never legal."""
+    return _kind_slots(rules)[1]
+
+
+def meld_slot(rules: Rules, name: str, cards: tuple[int, ...] | list[int]) -> int:
+    """The slot of a meld of kind ``name`` made of ``cards`` (card ids)."""
+    slot = _kind_slots(rules)[0][name]
+    return suit_of(cards[0]) if slot < 0 else slot
+
+
+def _meld_text_slot(obs: Observation, text: str) -> tuple[int, int]:
+    """(slot, concealed cards it shows) of a legal meld text such as ``meld KH* QH``."""
+    tokens = text.split()[1:]
+    cards = [parse_card(t.split("*")[0]) for t in tokens]
+    kind = obs.rules.classify(cards, obs.trump)
+    if kind is None:  # pragma: no cover - the engine lists only melds
+        raise AssertionError(f"{text!r} is no meld under trumps {obs.trump}")
+    return meld_slot(obs.rules, kind.name, cards), sum("*" not in t for t in tokens)
+
+
+def legal_index_map(obs: Observation) -> dict[int, str]:
+    """Each legal index of ``obs`` (empty unless it is the seat's turn) with the action text it
+    stands for.  Every legal text is some index's, except other choices of a meld slot."""
+    out: dict[int, str] = {}
+    best: dict[int, int] = {}
+    for text in obs.legal:
+        verb, _, rest = text.partition(" ")
+        if verb == "play":
+            base = rest.split("*")[0]
+            index = (PLAY_SHOWN if "*" in rest else PLAY) + parse_card(base)
+            out.setdefault(index, text)  # of QS*1 and QS*2 the first
+        elif verb == "meld":
+            slot, concealed = _meld_text_slot(obs, text)
+            index = MELD + slot
+            if index not in best or concealed < best[index]:
+                best[index] = concealed
+                out[index] = text
+        elif text in _WORDS:
+            out[_WORDS[text]] = text
+        else:  # pragma: no cover - carte blanche: refused by check_rules
+            raise AssertionError(f"no index for {text!r}")
+    return out
+
+
+def action_mask(obs: Observation) -> list[int]:
+    """1 for each legal index of ``obs``, 0 elsewhere (:data:`NUM_ACTIONS` entries)."""
+    mask = [0] * NUM_ACTIONS
+    for index in legal_index_map(obs):
+        mask[index] = 1
+    return mask
+
+
+def decode_action(obs: Observation, index: int) -> str:
+    """The action text of a legal ``index``; :class:`IllegalActionError` if it is not legal."""
+    text = legal_index_map(obs).get(int(index))
+    if text is None:
+        raise IllegalActionError(f"action index {index} is not legal now (see the action mask)")
+    return text
+
+
+def action_index(obs: Observation, text: str) -> int:
+    """The index of a legal action text (e.g. an agent's choice, to learn from it); a meld
+    maps to its slot, which may declare another copy choice of the same slot."""
+    verb, _, rest = text.strip().partition(" ")
+    if verb == "play":
+        return (PLAY_SHOWN if "*" in rest else PLAY) + parse_card(rest.split("*")[0])
+    if verb == "meld":
+        return MELD + _meld_text_slot(obs, text.strip())[0]
+    if verb in _WORDS:
+        return _WORDS[verb]
+    raise IllegalActionError(f"no action index for {text!r}")
+
+
+# ---------------------------------------------------------------- the observation vector
+
+
+class Block(NamedTuple):
+    """A block of the observation vector: entries ``start`` to ``start + size - 1``."""
+
+    name: str
+    start: int
+    size: int
+    high: float
+    meaning: str
+
+
+def _layout() -> tuple[Block, ...]:
+    rows = [
+        ("hand", NCARDS, 2, "own concealed cards: copies of each card id"),
+        ("shown", NCARDS, 2, "own shown cards (on the table)"),
+        ("opp_shown", NCARDS, 2, "opponent's shown cards"),
+        ("opp_known", NCARDS, 2, "opponent's concealed cards known (turn-up taken, ...)"),
+        ("known_to_opp", NCARDS, 2, "own concealed cards the opponent knows"),
+        ("won", NCARDS, 2, "cards in the tricks this seat won"),
+        ("opp_won", NCARDS, 2, "cards in the tricks the opponent won"),
+        ("unseen", NCARDS, 2, "cards not seen anywhere (stock or opponent's hand)"),
+        ("trick", NCARDS, 2, "the card led to the current trick"),
+        ("turnup", NCARDS, 1, "the card face up under the stock (0 once taken)"),
+        ("melds", MELD_SLOTS, 8, "own scored melds per meld slot (count)"),
+        ("opp_melds", MELD_SLOTS, 8, "opponent's scored melds per meld slot"),
+        ("trump", 4, 1, "trump suit one-hot (S H D C)"),
+        ("phase", 4, 1, "phase one-hot (lead, follow, declare, over)"),
+        ("to_act", 1, 1, "1 if this seat is to act"),
+        ("dealer", 1, 1, "1 if this seat dealt"),
+        ("stock", 1, 1, "face-down stock left / its size at the deal (47; Binocle 23)"),
+        ("end_phase", 1, 1, "1 once the stock and the turn-up are gone"),
+        ("scores", 2, 10, "deal points (own, opponent) / 1000"),
+        ("brisques", 2, 2, "brisques won (own, opponent) / all the pack's (160; Binocle 240)"),
+        ("totals", 2, 10, "game totals before the deal (own, opponent) / target"),
+        ("tricks", 1, 1, "tricks played / tricks in the deal (32; Binocle 24)"),
+    ]
+    out = []
+    start = 0
+    for name, size, high, meaning in rows:
+        out.append(Block(name, start, size, float(high), meaning))
+        start += size
+    return tuple(out)
+
+
+LAYOUT: tuple[Block, ...] = _layout()
+BLOCKS: dict[str, Block] = {b.name: b for b in LAYOUT}
+OBS_SIZE: int = LAYOUT[-1].start + LAYOUT[-1].size
+
+
+def observation_high() -> list[float]:
+    """The upper bound of each entry of the vector (the lower bound is 0); values are clipped."""
+    out: list[float] = []
+    for b in LAYOUT:
+        out += [b.high] * b.size
+    return out
+
+
+_HIGH = observation_high()
+
+
+@functools.lru_cache(maxsize=32)
+def _brisque_total(rules: Rules) -> int:
+    return max(1, sum(rules.card_points[rank_of(p)] for p in rules.deck))
+
+
+def encode_observation(obs: Observation) -> list[float]:
+    """The observation vector of ``obs`` (:data:`OBS_SIZE` floats, laid out as :data:`LAYOUT`:
+    card blocks count copies per card id ``suit * 8 + rank``)."""
+    rules = obs.rules
+    me, opp = obs.seat, 1 - obs.seat
+    v = [0.0] * OBS_SIZE
+
+    def cards(block: str, ids: tuple[int, ...] | list[int]) -> None:
+        base = BLOCKS[block].start
+        for c in ids:
+            v[base + c] += 1.0
+
+    cards("hand", obs.hand)
+    cards("shown", obs.shown[me])
+    cards("opp_shown", obs.shown[opp])
+    cards("opp_known", obs.opponent_known)
+    cards("known_to_opp", obs.known_to_opponent)
+    for t in obs.tricks:
+        cards("won" if t.winner == me else "opp_won", t.cards)
+    cards("unseen", list(obs.unseen().elements()))
+    cards("trick", obs.trick)
+    if obs.turnup is not None:
+        cards("turnup", [obs.turnup])
+    for block, seat in (("melds", me), ("opp_melds", opp)):
+        base = BLOCKS[block].start
+        for m in obs.melds[seat]:
+            v[base + meld_slot(rules, m.name, m.cards)] += 1.0
+    if obs.trump >= 0:
+        v[BLOCKS["trump"].start + obs.trump] = 1.0
+    v[BLOCKS["phase"].start + ("lead", "follow", "declare", "over").index(obs.phase)] = 1.0
+    v[BLOCKS["to_act"].start] = float(obs.turn == me)
+    v[BLOCKS["dealer"].start] = float(obs.dealer == me)
+    v[BLOCKS["stock"].start] = obs.stock / max(1, rules.stock_size)
+    v[BLOCKS["end_phase"].start] = float(obs.end_phase)
+    for block, pair, scale in (("scores", obs.scores, 1000.0),
+                               ("brisques", obs.brisques, float(_brisque_total(rules))),
+                               ("totals", obs.totals, float(rules.target))):
+        v[BLOCKS[block].start] = pair[me] / scale
+        v[BLOCKS[block].start + 1] = pair[opp] / scale
+    v[BLOCKS["tricks"].start] = obs.tricks_played / rules.total_tricks
+    return [min(x, h) for x, h in zip(v, _HIGH, strict=True)]
+
+
+def layout_table() -> str:
+    """The observation layout as a Markdown table (for the README).
+
+    >>> print(layout_table().splitlines()[2])
+    | 0-31 | `hand` | own concealed cards: copies of each card id |
+    """
+    lines = ["| entries | block | meaning |", "|---|---|---|"]
+    for b in LAYOUT:
+        span = str(b.start) if b.size == 1 else f"{b.start}-{b.start + b.size - 1}"
+        lines.append(f"| {span} | `{b.name}` | {b.meaning} |")
+    return "\n".join(lines)
+
+
+def view_text(obs: Observation, index_map: dict[int, str] | None = None) -> str:
+    """A few lines of one seat's view for ``render_mode="ansi"``: the legal indices too."""
+    rules = obs.rules
+    me, opp = obs.seat, 1 - obs.seat
+
+    def names(cards: tuple[int, ...]) -> str:
+        return " ".join(card_name(c) for c in cards) or "-"
+
+    trump = "SHDC"[obs.trump] if obs.trump >= 0 else "-"
+    lines = [
+        f"{rules.variant}  trick {obs.tricks_played + 1}  phase {obs.phase}  "
+        f"turn player_{obs.turn if obs.turn >= 0 else '-'}  view player_{me}",
+        f"trumps {trump}  turn-up {card_name(obs.turnup) if obs.turnup is not None else '-'}  "
+        f"stock {obs.stock}  scores {obs.scores[me]}-{obs.scores[opp]}  "
+        f"totals {obs.totals[me]}-{obs.totals[opp]}",
+        f"hand  {names(obs.hand)}",
+        f"shown {names(obs.shown[me])}   opponent shows {names(obs.shown[opp])}",
+        f"trick {names(obs.trick)}",
+    ]
+    legal = index_map if index_map is not None else legal_index_map(obs)
+    if legal:
+        lines.append("legal " + ", ".join(f"{i}={t}" for i, t in sorted(legal.items())))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the episode
+
+
+REWARDS = ("deal", "win")
+
+
+class Episode:
+    """A deal (or, with ``game``, a game of deals to the target) for the environments: deals
+    from a ``random.Random``, the next deal of a game started as the last ends, and rewards.
+
+    >>> ep = Episode(Rules.preset("bezique"))
+    >>> ep.start(random.Random(1))
+    >>> while not ep.over():
+    ...     ep.apply(ep.state.legal_action_strings()[0])
+    >>> r = ep.rewards("deal"); r[0] == -r[1]
+    True
+    """
+
+    def __init__(self, rules: Rules, game: bool = False, dealer: int | None = None) -> None:
+        check_rules(rules)
+        if dealer not in (None, 0, 1):
+            raise OptionError(f"dealer must be 0, 1 or None (random), not {dealer!r}")
+        self.rules = rules
+        self.game_mode = game
+        self.dealer = dealer
+        self.game: Game | None = None
+        self.state = State.new_deal(rules, 0)
+
+    def start(self, rng: random.Random) -> None:
+        """Deal the first deal from ``rng`` (the dealer too, unless fixed)."""
+        dealer = self.dealer if self.dealer is not None else rng.randrange(2)
+        seed = rng.getrandbits(64)
+        if self.game_mode:
+            self.game = Game(self.rules, seed=seed, first_dealer=dealer)
+            self.state = self.game.state
+        else:
+            self.game = None
+            self.state = State.new_deal(self.rules, seed, dealer=dealer)
+
+    def apply(self, text: str) -> None:
+        """Apply a legal action text; a game goes on to its next deal as a deal ends."""
+        self.state.apply(text)
+        if self.game is not None and self.state.is_terminal() and not self.game.is_over():
+            self.state = self.game.next_deal()
+
+    def over(self) -> bool:
+        """True once the deal (with ``game``, the game) is over."""
+        if self.game is not None:
+            return self.game.is_over()
+        return self.state.is_terminal()
+
+    def rewards(self, kind: str) -> list[float]:
+        """Each seat's reward once over: ``deal``, the point difference (of the deal, or of the
+        game totals); ``win``, +1 and -1 by the deal's points (0 for a tie) or the game's winner."""
+        if not self.over():
+            return [0.0, 0.0]
+        if self.game is not None:
+            if kind == "win":
+                return [1.0 if self.game.winner == s else -1.0 for s in (0, 1)]
+            return zero_sum(self.state.game_scores)
+        diff = zero_sum(self.state.scores)
+        if kind == "win":
+            return [float((d > 0) - (d < 0)) for d in diff]
+        return diff

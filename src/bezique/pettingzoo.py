@@ -1,0 +1,194 @@
+"""A PettingZoo AEC environment of two-handed Bezique and Binocle: ``env(variant=...)``.
+
+Agents ``player_0`` and ``player_1`` are the engine's seats 0 and 1.  Each observation is a dict:
+``observation``, the float32 vector of :mod:`bezique.encoding` (``OBS_SIZE`` = 371 entries, from
+that seat's view only), and ``action_mask``, int8 with a 1 for each legal index of the
+:data:`~bezique.encoding.NUM_ACTIONS` = 83 (all 0 when it is not the seat's turn).  The seat to
+act is ``agent_selection``; the winner of a trick acts twice in a row (declare, then lead).
+
+Rewards come at the end: ``reward="deal"`` (default) the point difference of the deal,
+``reward="win"`` +1, -1 or 0; ``game=True`` plays deals to the target and rewards at the game's
+end (the totals' difference, or +1/-1 for the game's winner).  ``reset(seed=...)`` makes the deal
+(and the dealer, unless ``dealer`` is fixed) a function of the seed.  ``env()`` wraps
+:class:`BeziqueAEC` (``raw_env``) in PettingZoo's usual wrappers: an index the mask refuses ends
+the episode with ``illegal_reward`` for the offender (default -1 with ``reward="win"``, minus
+the target otherwise); the raw environment raises :class:`~bezique.errors.IllegalActionError`.
+Other keywords are rules options (``target=1500``).
+
+>>> e = env(variant="binocle", dealer=1, render_mode="ansi")
+>>> e.reset(seed=3)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["observation"].shape, obs["action_mask"].shape, e.agent_selection
+((371,), (83,), 'player_0')
+>>> import numpy as np
+>>> e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+>>> e.agent_selection
+'player_1'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from bezique.encoding import (
+    NUM_ACTIONS,
+    OBS_SIZE,
+    REWARDS,
+    Episode,
+    action_mask,
+    decode_action,
+    encode_observation,
+    observation_high,
+    view_text,
+)
+from bezique.errors import OptionError
+from bezique.observation import Observation
+from bezique.rules import Rules
+
+AGENTS = ("player_0", "player_1")
+
+
+def observation_space() -> gymnasium.spaces.Dict:
+    """The space of one agent's observation dict."""
+    high = np.asarray(observation_high(), dtype=np.float32)
+    return gymnasium.spaces.Dict({
+        "observation": gymnasium.spaces.Box(0.0, high, shape=(OBS_SIZE,), dtype=np.float32),
+        "action_mask": gymnasium.spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+    })
+
+
+def obs_arrays(obs: Observation) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+    """The observation vector and the action mask of ``obs`` as fresh numpy arrays."""
+    return (np.asarray(encode_observation(obs), dtype=np.float32),
+            np.asarray(action_mask(obs), dtype=np.int8))
+
+
+def _illegal_default(reward: str, rules: Rules) -> float:
+    return -1.0 if reward == "win" else -float(rules.target)
+
+
+class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
+    """The AEC environment itself (``raw_env``); see the module's text."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"], "name": "bezique_v0", "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str = "bezique",
+        *,
+        reward: str = "deal",
+        game: bool = False,
+        render_mode: str | None = None,
+        dealer: int | None = None,
+        **rule_options: Any,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.rules = Rules.preset(variant, **rule_options)
+        self.episode = Episode(self.rules, game=game, dealer=dealer)
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        space = observation_space()
+        self.observation_spaces = {a: space for a in AGENTS}
+        action = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        self.action_spaces = {a: action for a in AGENTS}
+        self._rng = random.Random()
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = AGENTS[0]
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object on each call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """``Discrete(83)``, the same object on each call."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new deal (or game); the same ``seed``, the same deal and dealer."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.episode.start(self._rng)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[self.episode.state.current_player()]
+
+    def seat_observation(self, agent: str) -> Observation:
+        """The engine's :class:`~bezique.observation.Observation` of ``agent``'s seat."""
+        return self.episode.state.observation(AGENTS.index(agent))
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """``agent``'s observation dict (fresh arrays)."""
+        vec, mask = obs_arrays(self.seat_observation(agent))
+        return {"observation": vec, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Apply the index ``action`` for ``agent_selection`` (None once it is terminated)."""
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise OptionError(f"{agent} is to act: None is an action only once it is done")
+        text = decode_action(self.seat_observation(agent), int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self.episode.apply(text)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        if self.episode.over():
+            r = self.episode.rewards(self.reward_kind)
+            self.rewards = {a: r[i] for i, a in enumerate(AGENTS)}
+            self.terminations = dict.fromkeys(AGENTS, True)
+        else:
+            self.agent_selection = AGENTS[self.episode.state.current_player()]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``: the view of the seat to act (of player_0 once over)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: create the env with "
+                                  "render_mode='ansi'")
+            return None
+        return view_text(self.seat_observation(self.agent_selection))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+raw_env = BeziqueAEC
+
+
+def env(
+    variant: str = "bezique",
+    *,
+    illegal_reward: float | None = None,
+    **options: Any,
+) -> AECEnv:
+    """The wrapped AEC environment (see the module's text for ``options``)."""
+    raw = BeziqueAEC(variant, **options)
+    penalty = (illegal_reward if illegal_reward is not None
+               else _illegal_default(raw.reward_kind, raw.rules))
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=penalty)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
