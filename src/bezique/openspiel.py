@@ -225,11 +225,14 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         e = core.engine
         if e is None:
+            if not 0 <= action < NCARD or core.left[action] <= 0:
+                raise pyspiel.SpielError(f"{action} is not a card left to deal")
             core.deal_card(action)
             return
         table = action_table(e)
         if action not in table:
-            raise ValueError(f"{action} is not a legal action here ({self._describe(action)})")
+            raise pyspiel.SpielError(
+                f"{action} is not a legal action here ({self._describe(action)})")
         e.apply_action(table[action])
 
     def _describe(self, action: int) -> str:
