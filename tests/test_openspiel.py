@@ -62,9 +62,56 @@ def test_registered_and_loaded_by_name() -> None:
     assert game.new_initial_state().is_chance_node()
 
 
-@pytest.mark.parametrize("name", ["python_bezique", "python_bezique(variant=binocle)"])
+@pytest.mark.parametrize("name", ["python_bezique", "python_bezique(variant=binocle)",
+                                  "python_bezique(dealer=0,brisques=immediate,target=1500)"])
 def test_random_sim_test_with_serialization(name: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=3, serialize=True, verbose=False)
+
+
+def test_the_checks_openspiels_python_games_are_held_to() -> None:
+    """As ``open_spiel/python/tests/games_sim_test.py``'s ``sim_game``: pickled game and game
+    type, serialization and pickling of states, clones that follow, returns in range, no legal
+    action at the end; and the Python observation API's tensors of the declared shapes."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_bezique")
+    assert game.min_utility() < game.max_utility()
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    assert pickle.loads(pickle.dumps(game.get_type())) == game.get_type()
+    observers = [make_observation(game, o) for o in
+                 (None, pyspiel.IIGObservationType(perfect_recall=True))]
+    shapes = [game.observation_tensor_shape(), game.information_state_tensor_shape()]
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    moves, check = 0, 1
+    while not state.is_terminal():
+        moves += 1
+        if moves >= check:
+            text = pyspiel.serialize_game_and_state(game, state)
+            assert str(pyspiel.deserialize_game_and_state(text)[1]) == str(state)
+            assert str(pickle.loads(pickle.dumps(state))) == str(state)
+            check *= 2
+        for obs, shape in zip(observers, shapes, strict=True):
+            for seat in range(2):
+                obs.set_from(state, seat)
+                assert list(obs.tensor.shape) == shape
+                assert obs.string_from(state, seat)
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            assert sum(probs) == pytest.approx(1)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            action = int(rng.choice(state.legal_actions(state.current_player())))
+            clone = state.clone()
+            state.apply_action(action)
+            clone.apply_action(action)
+            assert str(clone) == str(state) and clone.history() == state.history()
+    assert moves <= game.max_game_length()
+    assert state.legal_actions() == []
+    for seat in range(2):
+        assert state.legal_actions(seat) == []
+        assert state.player_return(seat) == state.returns()[seat]
+        assert game.min_utility() <= state.returns()[seat] <= game.max_utility()
 
 
 def test_parameters_reach_the_rules() -> None:
