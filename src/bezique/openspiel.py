@@ -1,7 +1,7 @@
-"""The OpenSpiel game ``python_bezique``: importing this module registers it with ``pyspiel``.
+"""The OpenSpiel game ``python_bezique``: importing this module registers it with ``pyspiel``::
 
->>> import pyspiel, bezique.openspiel                                   # doctest: +SKIP
->>> game = pyspiel.load_game("python_bezique(variant=binocle,target=1500)")  # doctest: +SKIP
+    import pyspiel, bezique.openspiel
+    game = pyspiel.load_game("python_bezique(variant=binocle,target=1500)")
 
 This is the only module of the package that imports ``pyspiel`` (and ``numpy``); install the
 ``openspiel`` extra.  It owns the OpenSpiel classes: the game (its type, parameters and sizes),
