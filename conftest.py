@@ -23,6 +23,13 @@ from bezique._purepy import is_compiled
 
 SRC = Path(__file__).resolve().parent / "src"
 
+# The adapters of the optional extras are collected (for their doctests) only where their
+# packages are installed; the README's test command installs them all (the test extra).
+_OPTIONAL = {"pyspiel": "openspiel.py", "pettingzoo": "pettingzoo.py",
+             "gymnasium": "gymnasium_env.py"}
+collect_ignore = [f"src/bezique/{name}" for mod, name in _OPTIONAL.items()
+                  if importlib.util.find_spec(mod) is None]
+
 
 def _module_name(path: Path) -> str | None:
     """The dotted name of a module file under src/, or None."""

@@ -1,0 +1,343 @@
+"""The OpenSpiel game ``python_bezique``: importing this module registers it with ``pyspiel``::
+
+    import pyspiel, bezique.openspiel
+    game = pyspiel.load_game("python_bezique(variant=binocle,target=1500)")
+
+This is the only module of the package that imports ``pyspiel`` (and ``numpy``); install the
+``openspiel`` extra.  It owns the OpenSpiel classes: the game (its type, parameters and sizes),
+the state (the chance model, the mapping of OpenSpiel action ids to the engine's actions,
+``resample_from_infostate``) and the observer.  The numbering and the tensors themselves are plain
+Python in :mod:`bezique.openspiel_encoding`.
+
+Chance: every card of the pack is dealt by a chance node, one card at a time from what is left
+(outcome: the card id 0..31, probability: copies left / cards left): first each seat's hand in
+dealing order, then the turn-up, then the stock from the top.  The engine
+:class:`~bezique.state.State` is built once the last card is dealt; the stock's order is chance
+and is never shown to a player before the card is drawn (observations come from
+:meth:`State.observation <bezique.state.State.observation>` only).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .cards import card_name, card_of
+from .observation import Observation
+from .openspiel_encoding import (
+    NCARD,
+    PARAMETER_DEFAULTS,
+    Layout,
+    action_table,
+    deal_tensor,
+    deal_text,
+    describe_id,
+    history_tensor,
+    observation_tensor,
+    observation_text,
+    rules_from_parameters,
+)
+from .rules import Rules
+from .state import State
+from .worlds import resample_from_infostate
+
+__all__ = ["GAME_TYPE", "BeziqueGame", "BeziqueObserver", "BeziqueState"]
+
+MAX_UTILITY = 100000.0
+"""A bound on one deal's zero-sum result (deal points less the opponent's)."""
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_bezique",
+    long_name="Python Bezique",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=PARAMETER_DEFAULTS,
+)
+
+
+def _game_info(layout: Layout) -> Any:
+    r = layout.rules
+    return pyspiel.GameInfo(
+        num_distinct_actions=layout.num_distinct_actions,
+        max_chance_outcomes=NCARD,
+        num_players=r.nplayers,
+        min_utility=-MAX_UTILITY,
+        max_utility=MAX_UTILITY,
+        utility_sum=0.0,
+        max_game_length=layout.max_game_length,
+    )
+
+
+class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
+    """One deal of a Bezique variant (parameters: ``variant``, ``dealer`` and the options of
+    RULES.md 6; -1 or "" leave a number or a choice at the variant's default)."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        full = {**PARAMETER_DEFAULTS, **params}
+        self.rules: Rules = rules_from_parameters(full)
+        dealer = int(full["dealer"])
+        if not 0 <= dealer < self.rules.nplayers:
+            raise ValueError(f"dealer must be a seat of {self.rules.variant}, not {dealer}")
+        self.dealer = dealer
+        self.layout = Layout(self.rules)
+        super().__init__(GAME_TYPE, _game_info(self.layout), params)
+
+    def new_initial_state(self) -> BeziqueState:
+        """The state before the first card is dealt."""
+        return BeziqueState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Mapping[str, Any] | None = None) -> BeziqueObserver:
+        """An observer: information state (perfect recall) or observation."""
+        return BeziqueObserver(
+            self.layout, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class _Core:
+    """The Python side of a state: the cards dealt so far and, once dealt, the engine state.
+    ``copy.deepcopy`` (OpenSpiel's clone) clones the engine state and shares the rules."""
+
+    __slots__ = ("dealer", "dealt", "engine", "layout", "left")
+
+    def __init__(self, layout: Layout, dealer: int) -> None:
+        self.layout = layout
+        self.dealer = dealer
+        self.dealt: list[int] = []
+        left = [0] * NCARD
+        for p in layout.rules.deck:
+            left[card_of(p)] += 1
+        self.left = left
+        self.engine: State | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        c = _Core.__new__(_Core)
+        c.layout = self.layout
+        c.dealer = self.dealer
+        c.dealt = list(self.dealt)
+        c.left = list(self.left)
+        c.engine = self.engine.clone() if self.engine is not None else None
+        return c
+
+    # the order of the deal: hands from the dealer's left, the turn-up, the stock
+    def seat_of(self, k: int) -> int:
+        """The seat the ``k``-th card of the deal goes to (-1: the turn-up or the stock)."""
+        r = self.layout.rules
+        block = r.hand_size * r.nplayers
+        if k >= block:
+            return -1
+        return (self.dealer + 1 + k // r.hand_size) % r.nplayers
+
+    def hand_so_far(self, seat: int) -> list[int]:
+        """The cards dealt to ``seat`` so far."""
+        return [c for k, c in enumerate(self.dealt) if self.seat_of(k) == seat]
+
+    def turnup_so_far(self) -> int | None:
+        """The turn-up once dealt, else None."""
+        r = self.layout.rules
+        k = r.hand_size * r.nplayers
+        return self.dealt[k] if r.turnup and len(self.dealt) > k else None
+
+    def deal_card(self, card: int) -> None:
+        """Deal the next card; build the engine state after the last one."""
+        if not 0 <= card < NCARD or self.left[card] <= 0:
+            raise ValueError(f"{card} is not a card left to deal")
+        self.left[card] -= 1
+        self.dealt.append(card)
+        r = self.layout.rules
+        if len(self.dealt) < r.deck_size:
+            return
+        n, h = r.nplayers, r.hand_size
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n):
+            hands[(self.dealer + 1 + i) % n] = self.dealt[i * h:(i + 1) * h]
+        k = n * h
+        turnup = self.dealt[k] if r.turnup else None
+        stock = self.dealt[k + 1:] if r.turnup else self.dealt[k:]
+        self.engine = State.from_cards(r, hands, turnup, stock, self.dealer)
+
+
+class BeziqueState(pyspiel.State):  # type: ignore[misc]
+    """A deal: chance nodes while the cards are dealt, then the engine's deal."""
+
+    def __init__(self, game: BeziqueGame) -> None:
+        super().__init__(game)
+        self._core = _Core(game.layout, game.dealer)
+
+    @property
+    def engine(self) -> State | None:
+        """The engine's state once every card is dealt (it holds the hidden cards)."""
+        return self._core.engine
+
+    def observation_of(self, seat: int) -> Observation | None:
+        """What ``seat`` may see, once the cards are dealt."""
+        e = self._core.engine
+        return e.observation(seat) if e is not None else None
+
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
+        e = self._core.engine
+        if e is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if e.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return e.current_player()
+
+    def is_terminal(self) -> bool:
+        """True once the deal is over."""
+        e = self._core.engine
+        return e is not None and e.is_terminal()
+
+    def returns(self) -> list[float]:
+        """Zero-sum deal result per seat (0 until the end)."""
+        e = self._core.engine
+        if e is None:
+            return [0.0] * self._core.layout.rules.nplayers
+        return [float(x) for x in e.returns()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next card dealt: each card id left, with copies left / cards left."""
+        left = self._core.left
+        total = sum(left)
+        return [(c, k / total) for c, k in enumerate(left) if k]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        e = self._core.engine
+        if e is None or e.is_terminal() or player != e.current_player():
+            return []
+        return sorted(action_table(e))
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        e = core.engine
+        if e is None:
+            if not 0 <= action < NCARD or core.left[action] <= 0:
+                raise pyspiel.SpielError(f"{action} is not a card left to deal")
+            core.deal_card(action)
+            return
+        table = action_table(e)
+        if action not in table:
+            raise pyspiel.SpielError(
+                f"{action} is not a legal action here ({self._describe(action)})")
+        e.apply_action(table[action])
+
+    def _describe(self, action: int) -> str:
+        return describe_id(self._core.layout, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        core = self._core
+        e = core.engine
+        if e is None or player < 0:
+            return f"deal {card_name(action)}" if 0 <= action < NCARD else f"deal {action}"
+        if player == e.current_player():
+            a = action_table(e).get(action)
+            if a is not None:
+                return e.action_to_string(a, player)
+        return self._describe(action)
+
+    def engine_to_id(self, engine_action: int) -> int:
+        """The id of a legal engine action of the seat to act."""
+        e = self._core.engine
+        if e is None:
+            raise ValueError("the cards are still being dealt")
+        for i, a in action_table(e).items():
+            if a == engine_action:
+                return i
+        raise ValueError(f"{engine_action} is not a legal action with an id here")
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Callable[[], float] | None = None
+                                ) -> BeziqueState:
+        """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt
+        afresh by :func:`bezique.worlds.resample_from_infostate`, the same actions replayed."""
+        e = self._core.engine
+        if e is None:
+            return self.clone()  # type: ignore[no-any-return]
+        seed = int(probability_sampler() * 2**52) if probability_sampler is not None else None
+        world = resample_from_infostate(e, player_id, random.Random(seed))
+        out: BeziqueState = self.get_game().new_initial_state()
+        r = self._core.layout.rules
+        n = r.nplayers
+        for i in range(n):
+            for p in world.deal_hands[(self._core.dealer + 1 + i) % n]:
+                out.apply_action(card_of(p))
+        if world.turnup_card >= 0:
+            out.apply_action(card_of(world.turnup_card))
+        for p in world.stock:
+            out.apply_action(card_of(p))
+        for _, a in world.history():
+            out.apply_action(out.engine_to_id(a))
+        return out
+
+    def __str__(self) -> str:
+        core = self._core
+        e = core.engine
+        if e is None:
+            return f"dealing {len(core.dealt)}/{core.layout.rules.deck_size}: " + " ".join(
+                card_name(c) for c in core.dealt)
+        hands = " | ".join(" ".join(card_name(c) for c in e.hand(s))
+                           for s in range(core.layout.rules.nplayers))
+        return f"{e!r} hands {hands} stock left {e.stock_left}"
+
+
+class BeziqueObserver:
+    """OpenSpiel's observer (``make_py_observer``): with perfect recall the information state
+    (string :meth:`Observation.text`, tensor: observation + history), else the observation."""
+
+    def __init__(self, layout: Layout, iig_obs_type: Any,
+                 params: Mapping[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        if (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                or not iig_obs_type.public_info):
+            raise ValueError("python_bezique observes one seat's private and public information")
+        self.layout = layout
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        pieces = [("observation", layout.observation_size)]
+        if self.perfect_recall:
+            pieces.append(("history", layout.history_size))
+        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
+        self.dict: dict[str, Any] = {}
+        index = 0
+        for name, size in pieces:
+            self.dict[name] = self.tensor[index:index + size]
+            index += size
+
+    def set_from(self, state: BeziqueState, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s view of ``state``."""
+        obs = state.observation_of(player)
+        if obs is None:
+            core = state._core
+            values = deal_tensor(self.layout, player, core.hand_so_far(player),
+                                 core.turnup_so_far())
+        else:
+            values = observation_tensor(self.layout, obs)
+        self.dict["observation"][:] = values
+        if self.perfect_recall:
+            self.dict["history"][:] = history_tensor(self.layout, obs)
+
+    def string_from(self, state: BeziqueState, player: int) -> str:
+        """``player``'s view of ``state`` as text."""
+        obs = state.observation_of(player)
+        if obs is None:
+            core = state._core
+            return deal_text(player, core.hand_so_far(player), core.turnup_so_far(),
+                             len(core.dealt), self.layout.rules.deck_size)
+        return obs.text() if self.perfect_recall else observation_text(obs)
+
+
+pyspiel.register_game(GAME_TYPE, BeziqueGame)
