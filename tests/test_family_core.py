@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from bezique import IllegalActionError, Rules, State
 from bezique.cards import ACE, JACK, KING, NINE, QUEEN, SEVEN, TEN, card_of, parse_card, suit_of
 from bezique.rules import CLASS_A, CLASS_B, CLASS_C, MeldKind
+from bezique.worlds import reshuffled_deal
 
 TOY_MELDS = (
     MeldKind("common marriage", CLASS_A, 20, "marriage"),
@@ -82,37 +83,12 @@ def check_invariants(state: State, full: int) -> None:
     assert list(state.scores) == per_seat
 
 
-def rebuild_unseen(state: State, seat: int, rng: random.Random) -> State:
-    """The same deal with every card ``seat`` has not seen (the other seats' concealed cards
-    nobody showed, the stock still face down) shuffled among the places they were dealt to."""
-    places: list[tuple[int, int]] = []  # (hand index or -1 for the stock, position)
-    for other in range(state.rules.nplayers):
-        if other == seat:
-            continue
-        hidden = state.hand_masks[other] & ~state.known_masks[other]
-        places += [(other, i) for i, p in enumerate(state.deal_hands[other]) if hidden >> p & 1]
-        places += [(-1, j) for j, p in enumerate(state.stock[: state.stock_pos])
-                   if hidden >> p & 1]
-    places += [(-1, j) for j in range(state.stock_pos, len(state.stock))]
-    hands = [[card_of(p) for p in h] for h in state.deal_hands]
-    stock = [card_of(p) for p in state.stock]
-    values = [hands[h][i] if h >= 0 else stock[i] for h, i in places]
-    rng.shuffle(values)
-    for (h, i), v in zip(places, values, strict=True):
-        if h >= 0:
-            hands[h][i] = v
-        else:
-            stock[i] = v
-    turnup = None if state.turnup_card < 0 else card_of(state.turnup_card)
-    return State.from_cards(state.rules, hands, turnup, stock, state.dealer, state.totals)
-
-
 def check_hidden_independence(state: State, rng: random.Random) -> None:
     """For each seat, a world that differs only in what the seat has not seen gives it the
     same observation at every step of the same actions (until a public outcome differs)."""
     texts = [text for _, text in state.history_strings()]
     for seat in range(state.rules.nplayers):
-        world = rebuild_unseen(state, seat, rng)
+        world = reshuffled_deal(state, seat, rng)
         probe = State.from_cards(
             state.rules, [[card_of(p) for p in h] for h in state.deal_hands],
             None if state.turnup_card < 0 else card_of(state.turnup_card),

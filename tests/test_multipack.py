@@ -482,3 +482,17 @@ def test_family_option_sets_keep_every_invariant(config: tuple[str, dict[str, An
     assert end.is_terminal() and end.tricks_played == end.rules.total_tricks
     if seed % 4 == 0:
         check_hidden_independence(end, random.Random(seed))
+
+
+def test_exchange_and_seven_are_refused_where_there_is_no_turn_up() -> None:
+    """Found by the toy variant's property test: once a marriage had fixed trumps, a seat
+    holding the seven of trumps could still ``seven`` (no points, but an event)."""
+    s = family_deal("rubicon", ["KH", "QH", "7H", "7H"])
+    declare(s, "meld KH QH")  # hearts trumps
+    win_trick(s)
+    key = s.key()
+    for text in ("seven", "exchange"):
+        assert text not in s.legal_action_strings()
+        with pytest.raises(IllegalActionError, match="no turn-up"):
+            s.apply(text)
+        assert s.key() == key

@@ -129,6 +129,11 @@ class Declaring(Position):
     def _seven_action(self, seat: int, action: int) -> None:
         rules = self.rules
         name = "exchange" if action == act.EXCHANGE else "seven"
+        if not rules.turnup:
+            raise IllegalActionError(
+                f"{rules.variant} has no turn-up: the seven of trumps is no declaration "
+                f"('{name}' is not an action here)"
+            )
         trump7 = card_symbol(make_card(rules.seven_rank, self.trump))
         if self.phase_id != DECLARE:
             raise IllegalActionError(self._not_declaring_msg())

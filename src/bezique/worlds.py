@@ -27,8 +27,9 @@ from .errors import BeziqueError
 from .state import State
 
 
-def _reshuffled(state: State, seat: int, rng: random.Random) -> State:
-    """The deal at its start with ``seat``'s unseen cards shuffled among their places."""
+def reshuffled_deal(state: State, seat: int, rng: random.Random) -> State:
+    """The deal at its start (no action applied) with the cards ``seat`` has not seen
+    shuffled among the places they were dealt to."""
     places: list[tuple[int, int]] = []  # (hand index, or -1 for the stock; position)
     for other in range(state.rules.nplayers):
         if other == seat:
@@ -58,7 +59,7 @@ def resample_from_infostate(state: State, seat: int, rng: random.Random,
     ``state`` itself (cloned) is returned: it is always consistent."""
     texts = [text for _, text in state.history_strings()]
     for _ in range(tries):
-        world = _reshuffled(state, seat, rng)
+        world = reshuffled_deal(state, seat, rng)
         try:
             for text in texts:
                 world.apply(text)
