@@ -22,13 +22,12 @@ from .cards import (
     make_card,
     rank_of,
     replicate,
-    suit_of,
 )
 from .errors import IllegalActionError
 from .melds import (
     cards_sym,
+    fixed_trump,
     known_concealed,
-    legal_meld_masks,
     meld_problem,
     quick_patterns,
     reuse_problem,
@@ -44,7 +43,6 @@ from .position import (
 )
 from .scoring import game_winner
 
-_PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
 _COURT = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
 
 
@@ -88,12 +86,7 @@ class Declaring(Position):
     def _declare_actions(self, seat: int) -> list[int]:
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
-            k = self.known_masks
-            known = k[0] | k[1] if len(k) == 2 else self._known_any()
-            found = legal_meld_masks(rules, self._patterns, self.hand_masks[seat],
-                                     self.shown_masks[seat], self.used_masks[seat],
-                                     self.meld_log[seat], known, self._restored[seat])
-            out = [m << 9 for m in found]  # act.meld_action
+            out = [m << 9 for m in self.legal_meld_masks(seat)]  # act.meld_action
         else:
             out = []
         if rules.turnup and not self._dseven and (
@@ -224,12 +217,9 @@ class Declaring(Position):
         if restore >= 0:
             self._restored = _set(self._restored, seat, self._restored[seat] | 1 << restore)
             self._sync_extra()
-        if self.trump < 0 and (k.shape in ("royal", "sequence")
-                               or (k.shape in _PAIRS and rules.bezique_pair == "trump")):
-            # the first marriage or sequence fixes trumps (a bezique too, where it follows them)
-            queen = next(q for q in bits(mask) if rank_of(q) == QUEEN)
-            self.trump = suit_of(queen)
-            self._patterns = quick_patterns(rules, self.trump)
+        if self.trump < 0 and (suit := fixed_trump(rules, kind, bits(mask))) >= 0:
+            self.trump = suit
+            self._patterns = quick_patterns(rules, suit)
             self._sync_extra()
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)

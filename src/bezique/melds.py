@@ -30,10 +30,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from .cards import (
     CARD_MASK32,
+    QUEEN,
     bits,
     card_symbol,
     fold_copies,
@@ -88,6 +89,19 @@ def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
     res = tuple(out)
     _QUICK[key] = res
     return res
+
+
+_PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
+
+
+def fixed_trump(rules: Rules, kind: int, cards: Iterable[int]) -> int:
+    """The suit a meld of ``kind`` made of ``cards`` fixes as trumps while none are fixed
+    (RULES.md 9.0.2, 9.2): a marriage or sequence, or a bezique where the pair follows trumps,
+    fixes its queen's suit; any other meld fixes nothing (-1)."""
+    k = rules.melds[kind]
+    if k.shape in ("royal", "sequence") or (k.shape in _PAIRS and rules.bezique_pair == "trump"):
+        return next(suit_of(c) for c in cards if rank_of(c) == QUEEN)
+    return -1
 
 
 def classify(rules: Rules, patterns: tuple[QuickPattern, ...], mask: int) -> int:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from . import actions as act
-from .cards import QUEEN, bits, card_name, card_of, make_card, rank_of, suit_of
-from .rules import CLASS_B, Rules
+from .cards import bits, card_name, card_of, make_card, rank_of, suit_of
+from .melds import classify, fixed_trump, quick_patterns
+from .rules import Rules
 from .tricks import beats
 
 
@@ -254,10 +255,9 @@ def observe(state: ObservedState, seat: int) -> Observation:
                 draws.append(face_up)
             face_up = make_card(rules.seven_rank, trump)
         elif trump < 0 and act.is_meld(a):
-            kind = rules.classify([c & 31 for c in act.meld_cards(a)], -1)
-            if kind is not None and (kind.shape in ("royal", "sequence") or (
-                    kind.cls == CLASS_B and rules.bezique_pair == "trump")):
-                trump = next(suit_of(c) for c in act.meld_cards(a) if rank_of(c) == QUEEN)
+            kind = classify(rules, quick_patterns(rules, -1), a >> 9)
+            if kind >= 0:
+                trump = fixed_trump(rules, kind, act.meld_cards(a))
     hand_mask = state.hand_masks[seat]
     known = tuple(_sorted_cards(state.known_masks[i] & state.hand_masks[i]) for i in range(n))
     sizes = tuple((state.hand_masks[i] | state.shown_masks[i]).bit_count() for i in range(n))

@@ -375,11 +375,7 @@ class Position:
         hand = self.hand_masks[seat]
         copies = self.copies
         if hand >> p & 1:
-            low = p
-            for q in range(p & 31, 32 * copies, 32):
-                if hand >> q & 1:
-                    low = q
-                    break
+            low = next(q for q in range(p & 31, 32 * copies, 32) if hand >> q & 1)
             return self.play_copy(low, hand)
         shown = self.shown_masks[seat]
         if shown >> p & 1:

@@ -334,7 +334,7 @@ class State(Declaring):
             if self.copies == 2:
                 if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
                     self._refuse_copy(p, hand)
-            elif self.play_copy(self._lowest_copy(hand, p), hand) != p:
+            elif self.canonical_play(p) != p:
                 self._refuse_copy(p, hand)
         else:
             self._check_shown_play(seat, p)
@@ -380,7 +380,7 @@ class State(Declaring):
         self._prev = snap
 
     def _refuse_copy(self, p: int, hand: int) -> None:
-        rep = self.play_copy(self._lowest_copy(hand, p), hand)
+        rep = self.canonical_play(p)
         raise IllegalActionError(f"{p} is not a legal action: {card_symbol(p)} is played as {rep}")
 
     def _check_shown_play(self, seat: int, p: int) -> None:
@@ -398,13 +398,6 @@ class State(Declaring):
                     f"{p} is not a legal action: that shown {card_symbol(p)} is played as "
                     f"{next(g[0] for g in groups if p in g)}"
                 )
-
-    def _lowest_copy(self, hand: int, p: int) -> int:
-        """The first physical copy of ``p``'s card in ``hand``."""
-        for q in range(p & 31, 32 * self.copies, 32):
-            if hand >> q & 1:
-                return q
-        return p  # pragma: no cover - p itself is held
 
     def _finish_trick(self, seat: int, p: int) -> None:
         """Two seats: the follower's card ``p`` completes the trick."""
