@@ -11,6 +11,8 @@ flow of the deal; the three classes are one object, as python-chess's ``Board`` 
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as act
 from .cards import (
     JACK,
@@ -43,7 +45,7 @@ from .position import (
 )
 from .scoring import game_winner
 
-_COURT = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
+_COURT: Final = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
 
 
 class Declaring(Position):

@@ -110,7 +110,7 @@ def classify(rules: Rules, patterns: tuple[QuickPattern, ...], mask: int) -> int
     cards = [p & 31 for p in bits(mask)]
     best = -1
     for q in patterns:
-        if q[0].matches(cards):
+        if not mask & ~q[2] and q[0].matches(cards):  # q[2]: every copy of its cards
             k = q[0].kind
             if best < 0 or rules.melds[k].points > rules.melds[best].points:
                 best = k

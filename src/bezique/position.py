@@ -27,7 +27,7 @@ The public fields are what agents' simulations read on their hot path (a sampled
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from .cards import bits, card_of, make_card, mask_of, rank_of
 from .melds import QuickPattern, classify, legal_meld_masks, membership, shown_groups, sort_key
@@ -35,15 +35,20 @@ from .notation import action_to_string, string_to_action
 from .rules import Rules
 from .scoring import Settlement, settle, zero_sum
 
-LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("lead", "follow", "declare", "over")
+LEAD: Final = 0
+FOLLOW: Final = 1
+DECLARE: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("lead", "follow", "declare", "over")
 
 # Score event reasons.
-REASONS = ("meld", "seven", "turnup", "last trick", "brisques", "carte")
+REASONS: Final = ("meld", "seven", "turnup", "last trick", "brisques", "carte")
 
 # Carte blanche per seat (RULES.md 9.0.4): not declared yet, no more, declared; a card >= 0
 # is a drawn non-court card the seat may still show for a repeat.
-CARTE_NOT_YET, CARTE_OFF, CARTE_ON = -1, -2, -3
+CARTE_NOT_YET: Final = -1
+CARTE_OFF: Final = -2
+CARTE_ON: Final = -3
 
 Event = tuple[int, int, str, str]  # (seat, points, reason, detail)
 Meld = tuple[int, int]  # (meld kind index, physical mask)
@@ -341,9 +346,9 @@ class Position:
             out[f"hand{i}"] = self.hand_masks[i]
             out[f"shown{i}"] = self.shown_masks[i]
             out[f"won{i}"] = self.won_masks[i]
-        out["trick"] = (_mask(self._trick[2:]) if self._trick
+        out["trick"] = (mask_of(self._trick[2:]) if self._trick
                         else 0 if self.lead_card < 0 else 1 << self.lead_card)
-        out["stock"] = _mask(self.stock[self.stock_pos :])
+        out["stock"] = mask_of(self.stock[self.stock_pos :])
         out["turnup"] = 0 if self.turnup_phys < 0 else 1 << self.turnup_phys
         return out
 
@@ -442,4 +447,3 @@ class Position:
         return string_to_action(self, text)
 
 
-_mask = mask_of

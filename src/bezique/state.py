@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from . import actions as act
 from .cards import (
@@ -138,7 +139,7 @@ class State(Declaring):
         s._patterns = quick_patterns(rules, s.trump)
         s.stock_pos = 0
         s.turnup_phys = turnup
-        s.hand_masks = tuple(_mask(h) for h in hands)
+        s.hand_masks = tuple(mask_of(h) for h in hands)
         s.shown_masks = zeros
         s.won_masks = zeros
         s._scores = zeros
@@ -249,10 +250,16 @@ class State(Declaring):
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
         if self.copies == 2:
-            f = (hand | hand >> 32) & CARD_MASK32
             lo = hand & CARD_MASK32
-            cards = _B0[f & 255] + _B1[f >> 8 & 255] + _B2[f >> 16 & 255] + _B3[f >> 24]
-            out = [c if lo >> c & 1 else c + 32 for c in cards]
+            hi = hand >> 32 & ~lo  # second copies of cards not held as first copies
+            a = lo & 255 | (hi & 255) << 8
+            b = 0x10000 | lo >> 8 & 255 | (hi >> 8 & 255) << 8
+            c = 0x20000 | lo >> 16 & 255 | (hi >> 16 & 255) << 8
+            d = 0x30000 | lo >> 24 | hi >> 24 << 8
+            try:
+                out = [*_SUIT_REPS[a], *_SUIT_REPS[b], *_SUIT_REPS[c], *_SUIT_REPS[d]]
+            except KeyError:
+                out = [*_suit_reps(a), *_suit_reps(b), *_suit_reps(c), *_suit_reps(d)]
             dup = lo & hand >> 32
         else:
             out = []
@@ -433,7 +440,7 @@ class State(Declaring):
             self.turn = (seat + 1) % n
             return
         rules = self.rules
-        self.won_masks = _set(self.won_masks, best_seat, self.won_masks[best_seat] | _mask(cards))
+        self.won_masks = _set(self.won_masks, best_seat, self.won_masks[best_seat] | mask_of(cards))
         pts = sum(rules.card_points[c & 7] for c in cards)
         self._trick = ()
         self._sync_extra()
@@ -524,9 +531,18 @@ class State(Declaring):
         )
 
 
-_B0, _B1, _B2, _B3 = (
-    tuple([k * 8 + i for i in range(8) if b >> i & 1] for b in range(256)) for k in range(4)
-)
+# Two packs: one suit's cards to list as plays, in rank order, keyed by ``suit << 16 | only_second
+# << 8 | first`` (the rank bits of the suit's cards held as the first copy, and held only as the
+# second); filled as hands are met (at most 4 * 3**8 entries).
+_SUIT_REPS: Final[dict[int, tuple[int, ...]]] = {}
 
-_mask = mask_of
-_replicate = replicate
+
+def _suit_reps(key: int) -> tuple[int, ...]:
+    got = _SUIT_REPS.get(key)
+    if got is None:
+        base, second, first = (key >> 16) * 8, key >> 8 & 255, key & 255
+        got = _SUIT_REPS[key] = tuple(
+            base + i + (0 if first >> i & 1 else 32) for i in range(8) if (first | second) >> i & 1
+        )
+    return got
+
