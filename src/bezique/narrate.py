@@ -124,6 +124,8 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         gain = (f"+{pts} ({_score_text(after, names)})" if pts
                 else "no score (that one has scored already)")
         out.append(f"  {who} exchanges the {_seven(before)} for the turn-up {got}: {gain}")
+    elif action == act.OFFER:
+        out.append(f"  {who} offers the declaring turn to {names[before.partner(p)]}.")
     elif action == act.SEVEN:
         out.append(
             f"  {who} declares the {_seven(before)}: +{points.get('seven', 0)}"
@@ -198,6 +200,12 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
     out.append(
         f"Deal over: {_score_text(state, names)}. Game: {_score_text(state, names, g)}."
     )
+    if state.partner(0) >= 0:  # four-handed partnership: the game is by side (RULES.md 9.5)
+        a, b = state.side_scores()
+        out.append(f"Sides: {names[0]} & {names[2]} {a}, {names[1]} & {names[3]} {b}.")
+        if state.winner is not None:
+            out.append(f"{names[state.winner]} & {names[state.winner + 2]} win the game.")
+        return out
     if state.winner is not None:
         out.append(f"{names[state.winner]} wins the game.")
     return out

@@ -30,7 +30,15 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from .cards import bits, card_of, make_card, mask_of, rank_of
-from .melds import QuickPattern, classify, legal_meld_masks, membership, shown_groups, sort_key
+from .melds import (
+    QuickPattern,
+    classify,
+    legal_meld_masks,
+    membership,
+    partner_melds,
+    shown_groups,
+    sort_key,
+)
 from .notation import action_to_string, string_to_action
 from .rules import Rules
 from .scoring import Settlement, settle, zero_sum
@@ -300,7 +308,8 @@ class Position:
 
     @property
     def winner(self) -> int | None:
-        """The game's winner once decided at (or during, with ``end_check=immediate``) this deal."""
+        """The game's winner once decided at (or during, with ``end_check=immediate``) this deal:
+        a seat, or in a partnership the side (0: seats 0 & 2, 1: seats 1 & 3)."""
         return None if self._winner < 0 else self._winner
 
     @property
@@ -324,14 +333,32 @@ class Position:
         return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=sort_key)
 
     def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
-        """A seat's scored melds: (name, cards, points, intact) in the order declared."""
+        """A seat's scored melds: (name, cards, points, intact) in the order declared.  In a
+        partnership the side shares one log (its melds are judged together, RULES.md 9.5):
+        this lists the ones ``seat`` declared, intact while the side holds every card."""
         out = []
         held = self.shown_masks[seat] | self.hand_masks[seat]
-        for k, m in self.meld_log[seat]:
+        mate = self.partner(seat)
+        declarers = [seat] * len(self.meld_log[seat])
+        if mate >= 0:
+            held |= self.shown_masks[mate] | self.hand_masks[mate]
+            declarers = [e[0] for e in self._events if e[2] == "meld" and e[0] in (seat, mate)]
+        for (k, m), who in zip(self.meld_log[seat], declarers, strict=True):
+            if who != seat:
+                continue
             kind = self.rules.melds[k]
             cards = sorted((card_of(p) for p in bits(m)), key=sort_key)
             out.append((kind.name, cards, kind.points, m & held == m))
         return out
+
+    def partner(self, seat: int) -> int:
+        """``seat``'s partner in a partnership game (RULES.md 9.5), else -1."""
+        return self.rules.partner(seat) if len(self.hand_masks) == 4 else -1
+
+    def side_scores(self) -> tuple[int, ...]:
+        """Game totals per side in a partnership (seats 0 & 2, then 1 & 3), else per seat."""
+        g = self.game_scores
+        return (g[0] + g[2], g[1] + g[3]) if self.partner(0) >= 0 else g
 
     def trick_cards(self) -> list[int]:
         """The cards on the table in the current trick, in the order played."""
@@ -413,7 +440,12 @@ class Position:
     # ------------------------------------------------------------------ melds
 
     def legal_meld_masks(self, seat: int) -> list[int]:
-        """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`)."""
+        """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`); in a
+        partnership, with the partner's shown cards too (:func:`bezique.melds.partner_melds`)."""
+        if len(self.hand_masks) == 4 and (mate := self.partner(seat)) >= 0:
+            return partner_melds(self.rules, self._patterns, self.hand_masks[seat],
+                                 self.shown_masks[seat], self.shown_masks[mate],
+                                 self.used_masks[seat], self.meld_log[seat], self._known_any())
         return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
                                 self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
                                 self._known_any(), self._restored[seat])

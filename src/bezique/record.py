@@ -232,7 +232,8 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
         leaders = [i for i, v in enumerate(values) if v == top]
         winner = leaders[0] if over and len(leaders) == 1 else None
         return {"deals": result, "game": {"scores": values, "winner": winner}}
-    return {"deals": result, "game": {"scores": list(last.game_scores), "winner": last.winner}}
+    # a partnership's game is by side (RULES.md 9.8): seats 0 & 2, then 1 & 3
+    return {"deals": result, "game": {"scores": list(last.side_scores()), "winner": last.winner}}
 
 
 def states_from_record(record: Record) -> list[State]:

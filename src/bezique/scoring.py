@@ -6,6 +6,7 @@ plain numbers, so every variant's settlement is one more function here:
 
 - :func:`game_winner`: RULES.md 2.6, the game to the target (1000 classic, 2000 three- and
   four-handed), with the count in playing order from the dealer's left and the ties.
+- :func:`side_winner`: the same for the two partnerships of four-handed Bezique (RULES.md 9.5).
 - :func:`zero_sum`: a deal's result per seat as search and learning code expect it.
 - :func:`settle`: the one-deal games of RULES.md 9.0.7 (Rubicon, Six-pack, Eight-pack): the
   winner, the rubicon, whether brisques count, and the value, with hundreds rounded down.
@@ -46,6 +47,32 @@ def game_winner(target: int, before: Sequence[int], final: Sequence[int], order:
     top = max(before[i] for i in leaders)
     leaders = [i for i in leaders if before[i] == top]
     return leaders[0] if len(leaders) == 1 else last_trick_seat
+
+
+def sides(per_seat: Sequence[int]) -> tuple[int, int]:
+    """Four seats' numbers added up by side (RULES.md 9.5: seats 0 & 2, then 1 & 3)."""
+    return per_seat[0] + per_seat[2], per_seat[1] + per_seat[3]
+
+
+def side_winner(target: int, before: Sequence[int], final: Sequence[int], order: Sequence[int],
+                last_trick_seat: int) -> int:
+    """:func:`game_winner` for two partnerships: the winning side (0: seats 0 & 2, 1: seats 1 &
+    3) or -1.  Per-seat ``before``/``final`` as there; side totals decide, and while the
+    brisques are counted seat by seat in ``order`` the first side to reach ``target`` wins.
+
+    >>> side_winner(2000, before=(1000, 1000, 950, 950), final=(1060, 1050, 950, 950),
+    ...             order=(1, 2, 3, 0), last_trick_seat=0)  # seat 1's brisques come first
+    1
+    """
+    b = sides(before)
+    if all(x < target for x in b):
+        run = list(b)
+        for seat in order:
+            run[seat % 2] += final[seat] - before[seat]
+            if run[seat % 2] >= target:
+                return seat % 2
+        return -1
+    return game_winner(target, b, sides(final), (0, 1), last_trick_seat % 2)
 
 
 def zero_sum(scores: Sequence[int]) -> list[float]:

@@ -318,12 +318,16 @@ class State(Declaring):
             if ph != DECLARE:
                 raise IllegalActionError(self._not_declaring_msg())
             snap = self._snapshot(action)
-            self._draw(seat)
+            win = self._last  # after an offer the partner passes: the winner still draws first
+            self._draw(win)
+            self.turn = win
             self._prev = snap
         elif action in (act.EXCHANGE, act.SEVEN):
             self._seven_action(seat, action)
         elif action == act.CARTE and self._carte:
             self._declare_carte(seat)
+        elif action == act.OFFER and self.rules.partnership and len(self.hand_masks) == 4:
+            self._offer(seat)
         elif action in (act.CARTE, act.OFFER):
             what = "carte blanche" if action == act.CARTE else "offering the declaring turn"
             raise IllegalActionError(
