@@ -19,7 +19,7 @@ from ..errors import BeziqueError
 from .game import GameScreen
 from .host import GameHost
 from .modals import RulesScreen
-from .session import PlayConfig, Session, keep_unfinished
+from .session import PlayConfig, Session, keep_unfinished, remember_name
 from .start import StartScreen
 
 CSS = """
@@ -55,6 +55,7 @@ SummaryScreen { align: center middle; }
 #variant { width: 100%; height: auto; }
 #start-right Input { width: 100%; }
 #start-right Label { margin-top: 1; }
+#start-right Label:first-child { margin-top: 0; }
 #start-buttons { height: 3; margin-top: 1; }
 #start-buttons Button { margin-right: 1; min-width: 8; }
 #start-status { height: 1; padding: 0 1; }
@@ -125,6 +126,8 @@ class BeziqueApp(GameHost):
     def start_game(self, config: PlayConfig) -> None:
         """A new game; an unfinished saved one is kept as a numbered save first."""
         self.config = config
+        if config.name:
+            remember_name(config.name)
         note = ""
         if self.path is not None:
             kept = keep_unfinished(self.path)

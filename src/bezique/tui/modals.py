@@ -14,6 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Markdown, Static
 
+from ..howto import rules_markdown
 from .session import Session, deal_summary
 
 
@@ -33,8 +34,10 @@ def deals_table(s: Session) -> Table:
 
 
 def rules_text() -> str:
-    """The rules summary shown on the rules screen (``rules.md`` in this package)."""
-    return resources.files("bezique.tui").joinpath("rules.md").read_text(encoding="utf-8")
+    """The rules screen's text: the keys (``rules.md`` in this package), then the rules that
+    the browser's help page shows too (:mod:`bezique.howto`)."""
+    keys = resources.files("bezique.tui").joinpath("rules.md").read_text(encoding="utf-8")
+    return keys.rstrip() + "\n\n" + rules_markdown()
 
 
 class RulesScreen(ModalScreen[None]):

@@ -59,6 +59,8 @@ class StartScreen(Screen[None]):
                     note = agent if agent == want else f"{agent} for now"
                     yield MarkedRadio(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
             with Vertical(id="start-right"):
+                yield Label("Your name")
+                yield Input(c.name, placeholder="You", id="name", max_length=24)
                 with RadioSet(id="variant") as vs:
                     vs.border_title = "Variant"
                     yield MarkedRadio("Bezique (64 cards)", value=c.variant == "bezique")
@@ -96,7 +98,8 @@ class StartScreen(Screen[None]):
             opts[name] = value
         cfg = PlayConfig(level=max(1, level), variant=variant,
                          target=int(target_text) if target_text else None,
-                         options=opts, seed=self.config.seed)
+                         options=opts, seed=self.config.seed,
+                         name=self.query_one("#name", Input).value.strip())
         cfg.rules()  # check the options now, with a message on this screen
         return cfg
 

@@ -87,6 +87,10 @@ function route() {
     gamesPage();
   } else if (parts[0] === "help") {
     helpPage();
+  } else if (parts[0] === "stats") {
+    statsPage();
+  } else if (parts[0] === "tutorial") {
+    current = new TutorialPage();
   } else {
     homePage();
   }
@@ -108,14 +112,14 @@ function homePage() {
   const target = (id) => h("select", { id, name: "target" },
     [[1000, "1000 (standard)"], [1500, "1500"], [2000, "2000"], [500, "500 (quick)"]].map(([v, t]) => h("option", { value: v }, t)));
   const err = h("div", { class: "msg", role: "alert" });
-  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", autocomplete: "nickname" });
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", autocomplete: "nickname", value: PlayerName.get() });
   const seedIn = h("input", { type: "text", id: "seed", inputmode: "numeric", maxlength: 15, placeholder: "random" });
 
   async function start(opponent) {
     err.className = "msg"; err.textContent = "";
     const body = opponent === "computer"
       ? { opponent, level: +level.value, variant: document.getElementById("cvariant").value,
-          target: +document.getElementById("ctarget").value }
+          target: +document.getElementById("ctarget").value, name: nameIn.value }
       : null;
     if (body && seedIn.value.trim()) {
       if (!/^[0-9]{1,15}$/.test(seedIn.value.trim())) { err.className = "msg error"; err.textContent = "The deal number must be a whole number."; return; }
@@ -123,6 +127,7 @@ function homePage() {
     }
     const req = body || { opponent, variant: document.getElementById("fvariant").value,
           target: +document.getElementById("ftarget").value, name: nameIn.value };
+    PlayerName.set(nameIn.value);
     try {
       const g = await api("/api/games", req);
       Saved.set(g.id, g.token, g.seat, g.invite);
@@ -134,7 +139,9 @@ function homePage() {
     h("section", { class: "hero" },
       h("div", { class: "fan", "aria-hidden": "true" }, ["AH", "TH", "KH", "QH", "JH"].map(cardImg)),
       h("h1", {}, "Bezique"),
-      h("p", {}, "The classic two-handed card game of marriages, beziques and brisques.")),
+      h("p", {}, "The classic two-handed card game of marriages, beziques and brisques."),
+      h("div", { class: "field name-field" }, h("label", { for: "name" }, "Your name (shown to your opponent and in the records)"), nameIn),
+      PlayerName.get() ? null : h("p", { class: "new-player" }, "New to the game? ", h("a", { href: "#/tutorial", class: "btn secondary", id: "start-tutorial" }, "Try the tutorial deal"))),
     h("div", { class: "panels" },
       h("section", { class: "panel" },
         h("h2", {}, "Play the computer"),
@@ -146,7 +153,6 @@ function homePage() {
         h("button", { class: "btn", id: "start-computer", onclick: () => start("computer") }, "Deal the cards")),
       h("section", { class: "panel" },
         h("h2", {}, "Play a friend"),
-        h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
         h("div", { class: "field" }, h("label", { for: "fvariant" }, "Game"), variant("fvariant")),
         h("div", { class: "field" }, h("label", { for: "ftarget" }, "Play to"), target("ftarget")),
         h("button", { class: "btn", id: "start-friend", onclick: () => start("friend") }, "Create a game and get a link")),
@@ -187,26 +193,13 @@ function gamesPanel() {
 
 function gamesPage() { show(gamesPanel()); }
 
-function helpPage() {
-  const p = (t) => h("p", {}, t);
-  show(h("section", { class: "panel" },
-    h("h2", {}, "How to play"),
-    p("Win tricks to declare melds: after winning a trick you may score one meld (marriage 20, royal marriage 40, bezique Q♠ J♦ 40, four kings 80, sequence 250, double bezique 500…), then you draw. Aces and tens won in tricks score 10 each at the end of the deal."),
-    p("While the stock lasts you may play any card. Once it is gone you must follow suit and win the trick if you can."),
-    h("h3", {}, "Keyboard"),
-    h("ul", {},
-      h("li", {}, "1–9, 0: play the card with that number"),
-      h("li", {}, "a, b, c…: declare the meld with that letter; x: exchange the seven; s: declare the seven"),
-      h("li", {}, "d or Enter: draw (end your declaring turn); n: next deal"),
-      h("li", {}, "h: hint; u: undo (against the computer)"))));
-}
-
 // ------------------------------------------------------------------ join
 function joinPage(id, invite) {
-  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name" });
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", value: PlayerName.get() });
   const err = h("div", { class: "msg", role: "alert" });
   const existing = Saved.get(id);
   async function join() {
+    PlayerName.set(nameIn.value);
     try {
       const r = await api(`/api/games/${encodeURIComponent(id)}/join`, { invite, name: nameIn.value });
       Saved.set(r.id, r.token, r.seat);
@@ -491,7 +484,8 @@ class GamePage {
     const g = this.view.game;
     const body = g.opponent === "computer"
       ? { opponent: "computer", level: g.level, variant: g.variant, target: g.target }
-      : { opponent: "friend", variant: g.variant, target: g.target, name: g.names[g.you] };
+      : { opponent: "friend", variant: g.variant, target: g.target };
+    body.name = g.names[g.you];
     try {
       const n = await api("/api/games", body);
       Saved.set(n.id, n.token, n.seat, n.invite);
