@@ -18,7 +18,7 @@ from textual.screen import Screen
 from ..errors import BeziqueError
 from .game import GameScreen
 from .host import GameHost
-from .modals import RulesScreen
+from .modals import RulesScreen, StatsScreen
 from .session import PlayConfig, Session, keep_unfinished, remember_name
 from .start import StartScreen
 
@@ -38,7 +38,7 @@ Screen { layout: vertical; }
 #score { height: 9; border: round $secondary; padding: 0 1; }
 #log { height: 1fr; border: round $secondary; padding: 0 0 0 1; scrollbar-size-vertical: 1; }
 #status { height: 1; padding: 0 1; }
-RulesScreen { align: center middle; }
+RulesScreen, StatsScreen { align: center middle; }
 #rules-box { width: 100%; max-width: 90; height: 1fr; border: round $accent; padding: 0 1; }
 SummaryScreen { align: center middle; }
 #summary-box { width: 76; max-width: 100%; height: auto; max-height: 100%;
@@ -151,3 +151,7 @@ class BeziqueApp(GameHost):
     def action_rules(self) -> None:
         """The rules screen."""
         self.push_screen(RulesScreen())
+
+    def action_stats(self) -> None:
+        """The statistics screen."""
+        self.push_screen(StatsScreen())

@@ -18,6 +18,7 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 from ..agents.levels import LEVELS, level_spec
 from ..errors import BeziqueError
 from .host import GameHost
+from .modals import StatsScreen
 from .session import LEVEL_NAMES, PlayConfig
 
 
@@ -76,6 +77,7 @@ class StartScreen(Screen[None]):
             if self.can_resume:
                 yield Button("Resume saved game", id="resume")
             yield Button("Rules", id="rules")
+            yield Button("Statistics", id="stats")
             yield Button("Quit", id="quit")
         yield Static("", id="start-status")
         yield Static("Tab: next field · ↑/↓ and Enter: choose · Enter on Start: play",
@@ -117,6 +119,8 @@ class StartScreen(Screen[None]):
             app.resume_game()
         elif event.button.id == "rules":
             app.action_rules()
+        elif event.button.id == "stats":
+            app.push_screen(StatsScreen())
         else:
             app.exit()
 

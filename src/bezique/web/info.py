@@ -1,6 +1,7 @@
-"""The site's pages that only read: the rules for players (the same text as the terminal's
-rules screen, :mod:`bezique.howto`) and a player's statistics over the games their browser
-holds seats in (:mod:`bezique.stats`).
+"""The site's requests that only read: the rules for players (the same text as the terminal's
+rules screen, :mod:`bezique.howto`), why a hint (:mod:`bezique.agents.explain`, from the
+asking seat's observation only) and a player's statistics over the games their browser holds
+seats in (:mod:`bezique.stats`).
 
 The statistics count only what is public once a deal is over (scores, melds declared, winners),
 and only for games whose seat token the browser sends.
@@ -8,11 +9,13 @@ and only for games whose seat token the browser sends.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
 
+from ..agents.explain import explain
 from ..howto import rules_html, section_titles
 from ..stats import GamePlayed, game_played, tally
 from .live import COMPUTER, LiveGame, Refusal
@@ -31,11 +34,26 @@ def played_in(live: LiveGame, seat: int) -> GamePlayed:
 
 def add_info_routes(app: FastAPI, manager: Manager,
                     body: Callable[[Request], Awaitable[Any]]) -> None:
-    """Add ``GET /api/rules`` and ``POST /api/stats`` to the site."""
+    """Add ``GET /api/rules``, ``POST /api/games/{id}/explain`` and ``POST /api/stats``."""
 
     @app.get("/api/rules")
     async def rules() -> dict[str, Any]:
         return {"sections": section_titles(), "html": rules_html()}
+
+    @app.post("/api/games/{game_id}/explain")
+    async def explain_hint(game_id: str, request: Request) -> dict[str, Any]:
+        data = await body(request)
+        if not isinstance(data, dict):
+            raise Refusal('send {"token": "...", "action": "play QS"}')
+        live, seat = manager.seat_or_refuse(game_id, str(data.get("token", "")))
+        if live.row.opponent != COMPUTER:
+            raise Refusal("hints are only available against the computer", 409)
+        obs = live.game.state.observation(seat)
+        action = data.get("action")
+        if obs.turn != seat or not isinstance(action, str) or action not in obs.legal:
+            raise Refusal("that is not an action you can take now", 409)
+        why = await asyncio.to_thread(explain, obs, action)
+        return {"action": action, "why": why}
 
     @app.post("/api/stats")
     async def stats(request: Request) -> dict[str, Any]:

@@ -34,7 +34,7 @@ function cardImg(code) {
   return h("img", { src: `/cards/${code}.svg`, alt: cardText(code), draggable: "false" });
 }
 function backImg() { return h("img", { src: "/cards/back.svg", alt: "face-down card", draggable: "false" }); }
-function staticCard(code) { return h("div", { class: "card", role: "img", "aria-label": cardText(code) }, cardImg(code)); }
+function staticCard(code) { return h("div", { class: "card", role: "img", "aria-label": cardText(code), "data-card": code }, cardImg(code)); }
 
 const Saved = {
   all() {
@@ -273,9 +273,15 @@ class GamePage {
       if (this.view && m.game.version < this.view.game.version) return;
       const before = this.view;
       this.view = m;
-      if (this.msg && this.msg.kind === "hint" && before && before.game.version !== m.game.version) this.msg = null;
+      if (before && before.game.version !== m.game.version) {
+        this.hinted = null;
+        if (this.msg && this.msg.kind === "hint") this.msg = null;
+      }
       if (this.msg && this.msg.text.startsWith("Connection lost")) this.msg = null;
+      const snap = before ? BezMotion.snapshot() : null;
       this.render();
+      BezMotion.animate(before, m, snap);
+      BezSound.after(before, m);
     } else if (m.type === "error") {
       if (m.fatal) {
         this.fatal = true;
@@ -285,7 +291,14 @@ class GamePage {
       }
       this.setMsg("error", m.message);
     } else if (m.type === "hint") {
+      this.hinted = Teach.target(m);
+      const version = this.view.game.version, action = Teach.pick(this.hinted, this.view);
       this.setMsg("hint", `Hint: ${m.text}.`);
+      if (Teach.explain && action) {
+        Teach.why(this, action).then((why) => {
+          if (this.view.game.version === version && why.length) this.setMsg("hint", `Hint: ${m.text}. Why: ${why.join("; ")}.`);
+        }).catch(() => {});
+      }
     }
   }
   setMsg(kind, text) { this.msg = { kind, text }; if (this.view) this.render(); }
@@ -337,10 +350,12 @@ class GamePage {
       this.playable.push(action);
       return PLAY_KEYS[this.playable.length - 1] || null;
     };
+    const hinted = Teach.pick(this.hinted, this.view);
+    const hintCls = (action) => action && action === hinted ? " hinted" : "";
     const cardButton = (c, where) => {
       const key = playKey(c.action);
       return h("button", {
-        class: "card" + (c.action && d.your_turn ? " playable" : ""),
+        class: "card" + (c.action && d.your_turn ? " playable" : "") + hintCls(c.action),
         disabled: !(c.action && d.your_turn),
         "data-card": c.card, "data-action": c.action, "data-where": where,
         "aria-label": `${c.action ? "Play" : ""} ${cardText(c.card)}${where === "table" ? " (on the table)" : ""}`.trim(),
@@ -403,14 +418,14 @@ class GamePage {
     const drawing = this.onlyDraw() && this.autoDraw;
     if (d.your_turn && d.phase === "declare" && !drawing) {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
-        class: "btn", "data-action": m.action, onclick: () => this.act(m.action),
+        class: "btn" + hintCls(m.action), "data-action": m.action, onclick: () => this.act(m.action),
         title: m.cards.map(cardText).join(" "),
       }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`)));
-      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn", "data-action": "exchange", onclick: () => this.act("exchange") },
+      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => this.act("exchange") },
         h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
-      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn", "data-action": "seven", onclick: () => this.act("seven") },
+      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => this.act("seven") },
         h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
-      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary", "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
+      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary" + hintCls("pass"), "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
     let summary = null;
@@ -431,6 +446,9 @@ class GamePage {
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => this.seatLink() }, "My seat link"),
       h("label", { class: "auto-draw", title: "After a trick you win with nothing to declare, draw without a click" },
         h("input", { type: "checkbox", id: "auto-draw", checked: this.autoDraw, onchange: (e) => { this.autoDraw = e.target.checked; this.render(); } }), " Draw by itself"),
+      g.opponent === "computer" ? toggle("explain", "Explain hints", "A hint also says why", Teach, "explain") : null,
+      toggle("motion", "Motion", BezMotion.reduced() ? "Your system asks for reduced motion: cards do not move" : "Cards slide to the trick and to its winner", BezMotion, "on"),
+      toggle("sound", "Sound", "Short sounds for cards, melds and your turn", BezSound, "on"),
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
     const handButtons = d.hand.map((c) => cardButton(c, "hand")); // numbered first: 1, 2, ...
@@ -465,7 +483,7 @@ class GamePage {
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
 
     document.body.dataset.version = String(g.version);
-    show(h("div", { class: "table" }, oppSeat, middle, mySeat, side));
+    show(this.tutorial ? this.tutorial.box(this.view) : "", h("div", { class: "table" }, oppSeat, middle, mySeat, side));
     if (drawing && this.autoSent !== g.version) { this.autoSent = g.version; this.act("pass"); }
   }
 
@@ -506,69 +524,6 @@ class GamePage {
       known ? h("input", { type: "text", readonly: true, value: link, id: "invite-link", onfocus: (e) => e.target.select() })
         : h("p", {}, "Send your friend the invitation link you were given when you created the game."),
       known ? h("button", { class: "btn", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, "Copy link") : null);
-  }
-}
-
-// ------------------------------------------------------------------ replay
-class ReplayPage {
-  constructor(id) {
-    this.id = id;
-    const saved = Saved.get(id);
-    if (!saved) { show(h("p", { class: "error-box" }, "This browser holds no seat in that game.")); return; }
-    show(h("p", { class: "loading" }, "Loading the replay…"));
-    api(`/api/games/${encodeURIComponent(id)}/replay?token=${encodeURIComponent(saved.token)}`).then((r) => {
-      this.data = r; this.deal = 0; this.pos = 0;
-      if (!r.deals.length) { show(h("section", { class: "panel" }, h("p", {}, "No deal of this game is finished yet: a deal can be replayed once it is over."), h("a", { class: "btn", href: `#/game/${id}` }, "Back to the table"))); return; }
-      keyHandler = (ev) => this.onKey(ev);
-      this.render();
-    }).catch((e) => show(h("p", { class: "error-box" }, e.message)));
-  }
-  frames() { return this.data.deals[this.deal].frames; }
-  go(pos) { this.pos = Math.max(0, Math.min(this.frames().length - 1, pos)); this.render(); }
-  trickStep(dir) {
-    const f = this.frames();
-    let p = this.pos + dir;
-    while (p > 0 && p < f.length - 1 && !f[p].trick_done) p += dir;
-    this.go(p);
-  }
-  onKey(ev) {
-    if (ev.key === "ArrowRight") { this.go(this.pos + 1); return true; }
-    if (ev.key === "ArrowLeft") { this.go(this.pos - 1); return true; }
-    if (ev.key === "ArrowDown" || ev.key === "PageDown") { this.trickStep(1); return true; }
-    if (ev.key === "ArrowUp" || ev.key === "PageUp") { this.trickStep(-1); return true; }
-    return false;
-  }
-  render() {
-    const r = this.data, f = this.frames()[this.pos], names = r.names;
-    const dealSel = h("select", { "aria-label": "deal", onchange: (e) => { this.deal = +e.target.value; this.pos = 0; this.render(); } },
-      r.deals.map((d, i) => h("option", { value: i, selected: i === this.deal }, `Deal ${i + 1}`)));
-    const seat = (s) => h("section", { class: "seat" },
-      h("div", { class: "seat-head" }, h("span", { class: "name" }, names[s]), r.deals[this.deal].dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
-        h("span", { class: "muted" }, `score ${f.scores[s]}`)),
-      h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
-      f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
-    const what = f.action === null ? "The deal" :
-      `${names[f.player]}: ${f.action}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
-    show(h("div", { class: "replay-board" },
-      h("div", { class: "replay-controls" },
-        h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
-        h("button", { class: "btn secondary", "aria-label": "start of the deal", onclick: () => this.go(0) }, "Start"),
-        h("button", { class: "btn secondary", "aria-label": "previous trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
-        h("button", { class: "btn secondary", "aria-label": "previous step", onclick: () => this.go(this.pos - 1) }, "◀"),
-        h("button", { class: "btn", "aria-label": "next step", onclick: () => this.go(this.pos + 1) }, "▶"),
-        h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
-        h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
-      h("div", { class: "status", id: "replay-step" }, what),
-      seat(1 - r.you),
-      h("section", { class: "middle" },
-        h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
-          h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),
-          f.turnup ? h("figure", {}, staticCard(f.turnup), h("figcaption", { class: "muted" }, "turn-up")) : null),
-        h("div", { class: "trick-area" },
-          h("div", { class: "trick-cards" + (f.played.length ? " faded" : "") },
-            f.played.length ? f.played.map(staticCard) : f.trick.length ? f.trick.map(staticCard) : h("div", { class: "slot" })),
-          h("div", { class: "label" }, f.played.length ? `Trick ${f.tricks}: ${names[f.winner]} wins` : f.trick.length ? "Current trick" : ""))),
-      seat(r.you)));
   }
 }
 

@@ -1,4 +1,4 @@
-// The pages beside the table: How to play (the same rules text as the terminal's rules screen,
+// The pages beside the table: the replay of finished deals, How to play (the same rules text as the terminal's rules screen,
 // served by /api/rules), the player's statistics (/api/stats) with a small SVG chart, and the
 // player's name kept in this browser. Loaded before app.js; uses its helpers at call time.
 "use strict";
@@ -80,4 +80,74 @@ function statsPage() {
       h("ul", { class: "log", id: "recent" }, r.recent.map((g) => h("li", {},
         `${new Date(g.when * 1000).toLocaleString()} · against ${g.against} · ${g.won === null ? "unfinished" : g.won ? "won" : "lost"} · ${g.deals} deals, ${g.points} points`))));
   }).catch((e) => box.replaceChildren(h("p", { class: "error-box" }, e.message)));
+}
+
+// a checkbox kept in this browser: obj[prop] is read and set
+function toggle(id, label, title, obj, prop) {
+  return h("label", { class: "auto-draw", title },
+    h("input", { type: "checkbox", id, checked: !!obj[prop], disabled: id === "motion" && BezMotion.reduced(),
+      onchange: (e) => { obj[prop] = e.target.checked; } }), ` ${label}`);
+}
+
+// ------------------------------------------------------------------ replay
+class ReplayPage {
+  constructor(id) {
+    this.id = id;
+    const saved = Saved.get(id);
+    if (!saved) { show(h("p", { class: "error-box" }, "This browser holds no seat in that game.")); return; }
+    show(h("p", { class: "loading" }, "Loading the replay…"));
+    api(`/api/games/${encodeURIComponent(id)}/replay?token=${encodeURIComponent(saved.token)}`).then((r) => {
+      this.data = r; this.deal = 0; this.pos = 0;
+      if (!r.deals.length) { show(h("section", { class: "panel" }, h("p", {}, "No deal of this game is finished yet: a deal can be replayed once it is over."), h("a", { class: "btn", href: `#/game/${id}` }, "Back to the table"))); return; }
+      keyHandler = (ev) => this.onKey(ev);
+      this.render();
+    }).catch((e) => show(h("p", { class: "error-box" }, e.message)));
+  }
+  frames() { return this.data.deals[this.deal].frames; }
+  go(pos) { this.pos = Math.max(0, Math.min(this.frames().length - 1, pos)); this.render(); }
+  trickStep(dir) {
+    const f = this.frames();
+    let p = this.pos + dir;
+    while (p > 0 && p < f.length - 1 && !f[p].trick_done) p += dir;
+    this.go(p);
+  }
+  onKey(ev) {
+    if (ev.key === "ArrowRight") { this.go(this.pos + 1); return true; }
+    if (ev.key === "ArrowLeft") { this.go(this.pos - 1); return true; }
+    if (ev.key === "ArrowDown" || ev.key === "PageDown") { this.trickStep(1); return true; }
+    if (ev.key === "ArrowUp" || ev.key === "PageUp") { this.trickStep(-1); return true; }
+    return false;
+  }
+  render() {
+    const r = this.data, f = this.frames()[this.pos], names = r.names;
+    const dealSel = h("select", { "aria-label": "deal", onchange: (e) => { this.deal = +e.target.value; this.pos = 0; this.render(); } },
+      r.deals.map((d, i) => h("option", { value: i, selected: i === this.deal }, `Deal ${i + 1}`)));
+    const seat = (s) => h("section", { class: "seat" },
+      h("div", { class: "seat-head" }, h("span", { class: "name" }, names[s]), r.deals[this.deal].dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
+        h("span", { class: "muted" }, `score ${f.scores[s]}`)),
+      h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
+      f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
+    const what = f.action === null ? "The deal" :
+      `${names[f.player]}: ${f.action}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
+    show(h("div", { class: "replay-board" },
+      h("div", { class: "replay-controls" },
+        h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
+        h("button", { class: "btn secondary", "aria-label": "start of the deal", onclick: () => this.go(0) }, "Start"),
+        h("button", { class: "btn secondary", "aria-label": "previous trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
+        h("button", { class: "btn secondary", "aria-label": "previous step", onclick: () => this.go(this.pos - 1) }, "◀"),
+        h("button", { class: "btn", "aria-label": "next step", onclick: () => this.go(this.pos + 1) }, "▶"),
+        h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
+        h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
+      h("div", { class: "status", id: "replay-step" }, what),
+      seat(1 - r.you),
+      h("section", { class: "middle" },
+        h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
+          h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),
+          f.turnup ? h("figure", {}, staticCard(f.turnup), h("figcaption", { class: "muted" }, "turn-up")) : null),
+        h("div", { class: "trick-area" },
+          h("div", { class: "trick-cards" + (f.played.length ? " faded" : "") },
+            f.played.length ? f.played.map(staticCard) : f.trick.length ? f.trick.map(staticCard) : h("div", { class: "slot" })),
+          h("div", { class: "label" }, f.played.length ? `Trick ${f.tricks}: ${names[f.winner]} wins` : f.trick.length ? "Current trick" : ""))),
+      seat(r.you)));
+  }
 }
