@@ -70,6 +70,7 @@ function show(...nodes) {
 // ------------------------------------------------------------------ routing
 function route() {
   if (current && current.stop) current.stop();
+  BezMotion.clear();
   current = null;
   keyHandler = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);

@@ -10,6 +10,9 @@ const BezMotion = {
   get on() { return !this.reduced() && localStorage.getItem("bezique.motion") !== "off"; },
   set on(v) { localStorage.setItem("bezique.motion", v ? "on" : "off"); },
 
+  // no card is left flying when the page changes
+  clear() { for (const el of document.querySelectorAll(".ghost-card")) el.remove(); },
+
   // where each card is on screen now (before the page is drawn again)
   snapshot() {
     const rect = (el) => el ? el.getBoundingClientRect() : null;
