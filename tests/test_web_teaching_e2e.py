@@ -53,6 +53,22 @@ def test_rules_name_hint_motion_statistics_and_tutorial(site: str, browser: Any)
     hinted = page.get_attribute(".seat.me .hinted", "data-action")
     assert hinted in page.inner_text("#msg") or hinted.split()[0] in ("play", "meld", "pass")
 
+    # the card a hint names is found on the table too; the field hint_action, else action, else
+    # the hint's words say which
+    picks = page.evaluate("""() => {
+      const view = { game: { you: 0 }, deal: {
+        hand: [{ card: "KS", action: "play KS" }],
+        table: [[{ card: "QD", action: "play QD*" }], []],
+        melds_available: [{ action: "meld KS QS*", cards: ["KS", "QS"] }], specials: ["pass"] } };
+      const pick = (m) => Teach.pick(Teach.target(m), view);
+      return [pick({ text: "play Q♦" }), pick({ action: "play QD*", text: "" }),
+              pick({ hint_action: "play QD", action: "play KS", text: "" }),
+              pick({ text: "declare common marriage K♠ Q♠ for 20" }),
+              pick({ hint_action: "pass", text: "" }), pick({ text: "draw without declaring" }),
+              pick({ text: "play 10♣" })];
+    }""")
+    assert picks == ["play QD*", "play QD*", "play QD*", "meld KS QS*", "pass", "pass", None]
+
     # cards slide, sounds play
     _move(page, ".seat.me .hinted")
     page.wait_for_function("() => BezMotion.started > 0 && BezSound.played > 0")

@@ -51,17 +51,18 @@ class StartScreen(Screen[None]):
         yield Static(Text.assemble(("♠ ", ""), ("♥", "red"), (" Bezique ", "bold"), ("♦", "red"),
                                    (" ♣", ""), "  against the computer"), id="start-title")
         with Horizontal(id="start-form"):
-            with RadioSet(id="level") as rs:
-                rs.border_title = "Level"
-                for lv in sorted(LEVELS):
-                    spec = level_spec(lv)
-                    want = LEVELS[lv].split(":")[0]
-                    agent = spec.split(":")[0]
-                    note = agent if agent == want else f"{agent} for now"
-                    yield MarkedRadio(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
-            with Vertical(id="start-right"):
+            with Vertical(id="start-left"):
+                with RadioSet(id="level") as rs:
+                    rs.border_title = "Level"
+                    for lv in sorted(LEVELS):
+                        spec = level_spec(lv)
+                        want = LEVELS[lv].split(":")[0]
+                        agent = spec.split(":")[0]
+                        note = agent if agent == want else f"{agent} for now"
+                        yield MarkedRadio(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
                 yield Label("Your name")
                 yield Input(c.name, placeholder="You", id="name", max_length=24)
+            with Vertical(id="start-right"):
                 with RadioSet(id="variant") as vs:
                     vs.border_title = "Variant"
                     yield MarkedRadio("Bezique (64 cards)", value=c.variant == "bezique")
