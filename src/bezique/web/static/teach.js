@@ -79,6 +79,9 @@ class TutorialPage {
   }
   async start() {
     const g = await api("/api/games", { opponent: "computer", level: 1, target: 500, seed: TUTORIAL_SEED, name: PlayerName.get() || "You" });
+    // the tutorial before this one leaves the list of games (and the statistics)
+    const before = localStorage.getItem("bezique.tutorial"), all = Saved.all();
+    if (before && all[before]) { delete all[before]; localStorage.setItem("bezique.games", JSON.stringify(all)); }
     Saved.set(g.id, g.token, g.seat);
     localStorage.setItem("bezique.tutorial", g.id);
     this.game = new GamePage(g.id);
