@@ -253,8 +253,8 @@ MAX_NAME = 40
 
 
 def record_players(data: Any, n: int) -> tuple[str, ...] | None:
-    """The players' names a record gives (its optional ``players`` list, RULES.md 8), or None
-    when it has none or they are not ``n`` short strings.
+    """The players' names a record gives (its optional ``players`` list; README, "Game
+    records"), or None when it has none or they are not ``n`` short strings.
 
     >>> record_players({"players": ["Ann", "Computer (level 3)"]}, 2)
     ('Ann', 'Computer (level 3)')
