@@ -136,6 +136,16 @@ def tally(games: Iterable[GamePlayed]) -> dict[tuple[str, str], Tally]:
     return out
 
 
+def sparkline(rates: Sequence[float]) -> str:
+    """Rates from 0 to 1 as a line of block characters, one a value.
+
+    >>> sparkline([0.0, 0.5, 1.0])
+    '▁▅█'
+    """
+    bars = "▁▂▃▄▅▆▇█"
+    return "".join(bars[min(7, int(r * 7 + 0.5))] for r in rates)
+
+
 def report(tallies: dict[tuple[str, str], Tally]) -> list[str]:
     """The tallies as lines of text (the terminal's statistics screen and ``bezique stats``).
 
@@ -144,7 +154,7 @@ def report(tallies: dict[tuple[str, str], Tally]) -> list[str]:
     >>> print("\\n".join(report({("Ann", "all"): t})))
     Ann, all games
       games 1 won of 2 (50%) · deals 3 won of 5 · 400 points a deal · best meld double bezique 500
-      win rate over time: 100% 50%
+      win rate over time: █▅  100% 50%
     """
     if not tallies:
         return ["No games yet: the statistics count the games you play."]
@@ -160,6 +170,7 @@ def report(tallies: dict[tuple[str, str], Tally]) -> list[str]:
                      f"best meld {best}")
         rates = t.rate_over_time()
         if rates:
-            shown = rates[-10:]
-            lines.append("  win rate over time: " + " ".join(f"{r:.0%}" for _, r in shown))
+            shown = [r for _, r in rates[-12:]]
+            lines.append(f"  win rate over time: {sparkline(shown)}  "
+                         + " ".join(f"{r:.0%}" for r in shown))
     return lines

@@ -64,7 +64,7 @@ const Teach = {
 const TUTORIAL_SEED = 7;
 const TUTORIAL_STEPS = [
   { id: "hand", text: "These are your eight cards. The suit of the turned-up card beside the stock is trumps. Order in every suit: A 10 K Q J 9 8 7.", done: (v) => true, button: "Next" },
-  { id: "lead", text: "While there is a stock you may play any card: you need not follow suit. Click a card (or press its number) to play it. A low card that makes no meld is a good start.", done: (v, n) => n.tricks >= 1 },
+  { id: "lead", text: "While there is a stock you may play any card: you need not follow suit. Click a card (or press its number) to play it. The glowing card is the hint's choice (it says why below); a low card that makes no meld is a good start.", done: (v, n) => n.tricks >= 1, hint: true },
   { id: "trick", text: "The higher trump wins a trick, else the higher card of the suit led. The winner may then declare one meld, and both draw a card from the stock.", done: (v) => true, button: "Next" },
   { id: "melds", text: "Melds: K and Q of a suit (marriage 20, 40 in trumps), Q♠ with J♦ (bezique 40), four aces 100, four kings 80… Win a trick while you hold one and a button offers it. Press h for a hint: it lights up the card it suggests.", done: (v, n) => n.tricks >= 3 || n.melds > 0 },
   { id: "seven", text: "Holding the seven of trumps after a trick you won? Exchange it for the turn-up for 10 points. Aces and tens you win count 10 each at the end (brisques).", done: (v) => true, button: "Next" },
@@ -78,7 +78,7 @@ class TutorialPage {
     this.start().catch((e) => show(h("p", { class: "error-box" }, e.message)));
   }
   async start() {
-    const g = await api("/api/games", { opponent: "computer", level: 1, target: 500, seed: TUTORIAL_SEED, name: PlayerName.get() || "You" });
+    const g = await api("/api/games", { opponent: "computer", level: 1, target: 500, seed: TUTORIAL_SEED, name: PlayerName.get() });
     // the tutorial before this one leaves the list of games (and the statistics)
     const before = localStorage.getItem("bezique.tutorial"), all = Saved.all();
     if (before && all[before]) { delete all[before]; localStorage.setItem("bezique.games", JSON.stringify(all)); }
@@ -94,6 +94,11 @@ class TutorialPage {
     const counts = { tricks: view.deal.tricks_played, melds: view.deal.melds[view.game.you].length };
     let s = TUTORIAL_STEPS[this.step];
     while (s && !s.button && s.done(view, counts) && this.step < TUTORIAL_STEPS.length - 1) s = TUTORIAL_STEPS[++this.step];
+    if (s.hint && view.deal.your_turn && this.hintedAt !== view.game.version) {
+      this.hintedAt = view.game.version; // the step shows the hint's card, and why
+      Teach.explain = true;
+      setTimeout(() => this.game.hint(), 0);
+    }
     const next = () => {
       if (this.step === TUTORIAL_STEPS.length - 1) { location.hash = "#/"; return; }
       this.step++; this.game.render();
