@@ -22,8 +22,7 @@ const BezMotion = {
       return out;
     };
     return { mine: { ...cards("#my-table [data-card]"), ...cards("#hand [data-card]") },
-      oppTable: cards("#opp-table [data-card]"), backs: rect(document.querySelector(".seat.opp .backs")),
-      trick: cards("#trick [data-card]") };
+      oppTable: cards("#opp-table [data-card]"), backs: rect(document.querySelector(".seat.opp .backs")) };
   },
 
   slide(el, from, ms) {
@@ -71,8 +70,6 @@ const BezMotion = {
       const els = [...document.querySelectorAll("#trick [data-card]")];
       const follow = els.find((el) => el.dataset.card === lt.follow && el !== els[0]) || els[1];
       this.slide(follow, source(follower, lt.follow), 320);
-      const lead = els[0];
-      if (lead && snap.trick[lt.lead]) this.slide(lead, snap.trick[lt.lead], 1);
       this.toWinner(els, document.querySelector(lt.winner === me ? ".seat.me" : ".seat.opp"), 650);
     }
   },
