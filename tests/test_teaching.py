@@ -16,6 +16,7 @@ from textual.widgets import Input, Markdown, RichLog, Static
 from bezique import Rules, State
 from bezique.agents import make_agent
 from bezique.agents.explain import explain, prospects
+from bezique.cards import card_symbol
 from bezique.cli import main
 from bezique.howto import rules_html, rules_markdown, section_titles
 from bezique.record import record_players
@@ -216,3 +217,16 @@ async def test_the_terminal_explains_a_hint_when_asked() -> None:
         await pilot.pause()
         lines = [str(line.text) for line in app.screen.query_one("#log", RichLog).lines]
         assert any("Why: " in line for line in lines), lines
+
+
+def test_explain_the_seven_of_trumps() -> None:
+    rng = random.Random(0)
+    s = State.new_deal(Rules.preset("bezique"), seed=1)
+    while "exchange" not in s.legal_action_strings():
+        s.apply(rng.choice(s.legal_action_strings()))
+    obs = s.observation(s.current_player())
+    assert obs.turnup is not None
+    why = explain(obs, "exchange")
+    seven = "7" + "♠♥♦♣"[obs.trump]
+    assert why[0].startswith(f"exchanging {seven}, the seven of trumps, scores 10")
+    assert why[0].endswith(card_symbol(obs.turnup))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import card_symbol, make_card, parse_card, rank_of, suit_of
+from ..cards import RANK_NAMES, card_symbol, make_card, parse_card, rank_of, suit_of
 from ..observation import Observation
 from .heuristic import HeuristicPolicy
 from .sampling import SamplingError, WorldSampler
@@ -177,13 +177,15 @@ def _play(obs: Observation, card: int) -> list[str]:
 
 def _declare(obs: Observation, action: str) -> list[str]:
     rules = obs.rules
-    seven = card_symbol(make_card(rules.seven_rank, obs.trump)) if obs.trump >= 0 else "seven"
+    seven = f"the {RANK_NAMES[rules.seven_rank]} of trumps"
+    if obs.trump >= 0:
+        seven = f"{card_symbol(make_card(rules.seven_rank, obs.trump))}, {seven},"
     verb = action.split()[0]
     if verb == "exchange":
         turnup = card_symbol(obs.turnup) if obs.turnup is not None else "the turn-up"
-        return [f"exchanging the {seven} of trumps scores 10 and brings you {turnup}"]
+        return [f"exchanging {seven} scores 10 and brings you {turnup}"]
     if verb == "seven":
-        return [f"showing the {seven} of trumps scores 10; you keep the card"]
+        return [f"showing {seven} scores 10; you keep the card"]
     if verb == "pass":
         return ["nothing to declare now: draw"]
     cards = _cards(action)
