@@ -22,9 +22,6 @@ from .cards import RANK_NAMES, SUIT_SYMBOLS, card_of, card_symbol, make_card, ra
 from .errors import BeziqueError
 from .state import State
 
-# The names of the computer's levels 1..5 (``bezique play``, ``bezique serve``), one set for both.
-LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "club", 4: "strong", 5: "expert"}
-
 
 def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_symbol(c) for c in sorted(cards, key=lambda c: (suit_of(c), rank_of(c))))

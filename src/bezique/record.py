@@ -248,3 +248,29 @@ def states_from_record(record: Record) -> list[State]:
                 raise RecordError(f"action {st['action']!r} is refused: {st['error']}")
         states.append(rd.state)
     return states
+
+
+MAX_NAME = 40
+
+
+def record_players(data: Any, n: int) -> tuple[str, ...] | None:
+    """The players' names a record gives (its optional ``players`` list; README, "Game
+    records"), or None when it has none or they are not ``n`` short strings.
+
+    >>> record_players({"players": ["Ann", "Computer (level 3)"]}, 2)
+    ('Ann', 'Computer (level 3)')
+    >>> record_players({"deals": []}, 2) is None
+    True
+    """
+    names = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(names, list) or len(names) != n:
+        return None
+    out = []
+    for name in names:
+        if not isinstance(name, str):
+            return None
+        clean = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
+        if not clean:
+            return None
+        out.append(clean)
+    return tuple(out)
