@@ -248,7 +248,8 @@ def test_four_handed_deals_keep_every_invariant(seed: int, partnership: bool) ->
 def test_thousands_of_four_handed_deals_keep_every_invariant() -> None:
     for seed in range(1500):
         rules = Rules.preset("bezique4", partnership=seed % 3 != 0,
-                             partner_bezique=("own", "either")[seed % 2])
+                             partner_bezique=("own", "either")[seed % 2],
+                             four_hand_end="duels" if seed % 4 == 1 else "tricks")
         end = play_checked(rules, seed, junk=5 if seed % 10 == 0 else 0)
         if seed % 50 == 0:
             check_hidden_independence(end, random.Random(seed))
@@ -284,29 +285,74 @@ def test_the_demo_narrates_four_seats() -> None:
     assert sum(line.startswith("Trick ") for line in out.output.splitlines()) == 32
 
 
-def test_duels_are_refused_with_a_message_until_they_are_played() -> None:
-    from bezique import BeziqueError
-
-    with pytest.raises(BeziqueError, match="not played yet"):
-        Rules.preset("bezique4", four_hand_end="duels")
+DUELS = Rules.preset("bezique4", four_hand_end="duels")
 
 
-def test_the_account_names_the_offer_and_the_sides() -> None:
-    from bezique.narrate import narrate
+def test_duels_the_last_stock_tricks_winner_plays_the_left_then_the_partners_lead() -> None:
+    """``four_hand_end = duels`` (RULES.md 9.5 [EB9]): the winner W of the last stock trick
+    plays 8 two-card tricks against the opponent at W's left; then W's partner leads 8 against
+    the other opponent; each duel's last trick scores 10."""
+    assert DUELS.total_tricks == 40
+    for seed in range(6):
+        s = State.new_deal(DUELS, seed=seed, dealer=seed % 4)
+        rng = random.Random(seed)
+        while s.tricks_played < 24 or s.phase == "declare":
+            s.apply_action(rng.choice(s.legal_actions()))
+        w = s.last_trick_winner
+        assert s.duel_seats() == (w, (w + 1) % 4) and s.current_player() == w
+        assert all(len(s.hand(i)) == 8 for i in range(4)) and s.stock_left == 0
+        while s.tricks_played < 32:
+            assert s.current_player() in s.duel_seats()
+            s.apply_action(rng.choice(s.legal_actions()))
+        first_duel_last = s.last_trick_winner
+        assert [e for e in s.events if e[2] == "last trick"] == [
+            (first_duel_last, 10, "last trick", "first duel")]
+        assert s.duel_seats() == ((w + 2) % 4, (w + 3) % 4)
+        assert s.current_player() == (w + 2) % 4  # the winner's partner leads the second
+        assert len(s.hand(w)) == 0 and len(s.hand((w + 1) % 4)) == 0
+        while not s.is_terminal():
+            assert s.current_player() in s.duel_seats()
+            s.apply_action(rng.choice(s.legal_actions()))
+        assert s.tricks_played == 40
+        assert sum(1 for e in s.events if e[2] == "last trick") == 2
+        assert sum(s.brisques) == 4 * 8 * 10
 
-    names = ["North", "East", "South", "West"]
-    s = deal4({0: ["AH"], 2: ["KD", "QD"]})
-    start = s.clone()
-    win_trick(s, 0)
-    s.apply("offer")
-    s.apply("meld KD QD")
-    s.apply("pass")
-    lines = list(narrate(start, [t for _, t in s.history_strings()], names))
-    assert "  North offers the declaring turn to South." in lines
-    assert any(line.startswith("  South declares common marriage") for line in lines)
-    rng = random.Random(4)
-    while not s.is_terminal():
-        s.apply_action(rng.choice(s.legal_actions()))
-    lines = list(narrate(start, [t for _, t in s.history_strings()], names))
-    a, b = s.side_scores()
-    assert f"Sides: North & South {a}, East & West {b}." in lines
+
+def test_a_duel_trick_follows_suit_and_wins_if_able() -> None:
+    for seed in range(10):
+        s = State.new_deal(DUELS, seed=seed)
+        rng = random.Random(seed)
+        while s.tricks_played < 24 or s.phase != "follow":
+            s.apply_action(rng.choice(s.legal_actions()))
+        lead = s.trick_cards()[0]
+        assert len(s.trick_cards()) == 1  # two-card tricks: the opponent completes it
+        plays = {a & 31 for a in s.legal_actions()}
+        held = set(s.hand(s.current_player()))
+        same = {c for c in held if suit_of(c) == suit_of(lead)}
+        higher = {c for c in same if rank_of(c) < rank_of(lead)}  # rank index 0 is the ace
+        assert plays == (higher or same or plays)
+        assert plays <= held
+        before = s.tricks_played
+        s.apply_action(s.legal_actions()[0])
+        assert s.tricks_played == before + 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_four_handed_duels_keep_every_invariant(seed: int) -> None:
+    end = play_checked(DUELS, seed, junk=10)
+    assert end.tricks_played == 40 and sum(end.brisques) == 8 * 4 * 10
+    if seed % 5 == 0:
+        check_hidden_independence(end, random.Random(seed))
+
+
+def test_the_demo_narrates_the_duels() -> None:
+    from bezique.cli import main
+
+    out = CliRunner().invoke(main, ["demo", "--variant", "bezique4", "--seed", "3", "-o",
+                                    "four_hand_end=duels"])
+    assert out.exit_code == 0, out.output
+    tricks = [line for line in out.output.splitlines() if line.startswith("Trick ")]
+    assert len(tricks) == 40
+    assert all(line.count(" plays ") == 3 for line in tricks[:24])
+    assert all(line.count(" plays ") == 1 for line in tricks[24:])

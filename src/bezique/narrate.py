@@ -97,7 +97,9 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         elif done:
             n = before.rules.nplayers
             cards = [*before.trick_cards(), action & 31]
-            seats = [(p - len(cards) + 1 + i) % n for i in range(n)]
+            duel = before.duel_seats()  # four-handed duels: two-card tricks
+            seats = ([duel[p == duel[0]], p] if duel
+                     else [(p - len(cards) + 1 + i) % n for i in range(n)])
             plays = ", ".join(f"{names[q]} plays {card_symbol(c)}"
                               for q, c in zip(seats[1:], cards[1:], strict=True))
             out.append(
@@ -232,7 +234,8 @@ def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Itera
                "action the record is out of step (`--json` lists each one)")
     lead = state.trick_cards()
     if lead and not state.is_terminal():
-        leader = (state.current_player() - len(lead)) % state.rules.nplayers
+        duel, p = state.duel_seats(), state.current_player()
+        leader = duel[p == duel[0]] if duel else (p - len(lead)) % state.rules.nplayers
         shown = _from_table(state, leader, _lead_phys(state))
         yield (f"Trick {state.tricks_played + 1}: {names[leader]} leads "
                f"{card_symbol(lead[0])}{shown} ...")

@@ -76,6 +76,7 @@ class Position:
         "_carte",
         "_dmelds",
         "_dseven",
+        "_duel",
         "_events",
         "_extra",
         "_last",
@@ -144,7 +145,8 @@ class Position:
     _nstock: int
     _points: tuple[int, ...]  # the rules' card points by rank (brisques), read per trick
     _tricks_at: tuple[int, int]  # (the trick that scores last at the stock or -1, the last)
-    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte), for snapshots
+    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte, _duel): snapshots
+    _duel: int  # four_hand_end = duels: the winner of the last stock trick (it leads the first)
     _carte: tuple[int, ...]  # per seat, where the variant has carte blanche (else empty)
     _restored: tuple[int, ...]  # per seat: the broken melds of its log restored (RULES 9.0.5)
     _seven7: int  # the seven of trumps (card 0..31) while it counts, else -1
@@ -210,19 +212,20 @@ class Position:
         ) = snap
         if extra is not self._extra:  # only where the deal changed one of them
             self._extra = extra
-            self.trump, self._patterns, self._trick, self._restored, self._carte = extra
+            self.trump, self._patterns, self._trick, self._restored, self._carte, self._duel = extra
 
     def _sync_extra(self) -> None:
-        """Record a change of trump, the trick of three or four, restored melds or carte
-        blanche in the one tuple snapshots share (they rarely change, and never in the classic
-        game, so a snapshot holds one reference for the five)."""
-        self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte)
+        """Record a change of trump, the trick of three or four, restored melds, carte blanche
+        or the duels in the one tuple snapshots share (they rarely change, and never in the
+        classic game, so a snapshot holds one reference for the six)."""
+        self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte,
+                       self._duel)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
         snap = self._snapshot(0)
         return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *snap[:20], self.trump, self._trick, self._restored, self._carte)
+                *snap[:20], self.trump, self._trick, self._restored, self._carte, self._duel)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.key() == other.key()
@@ -350,6 +353,18 @@ class Position:
             cards = sorted((card_of(p) for p in bits(m)), key=sort_key)
             out.append((kind.name, cards, kind.points, m & held == m))
         return out
+
+    def duel_seats(self) -> tuple[int, ...]:
+        """Four-handed duels (RULES.md 9.5, ``four_hand_end = duels``): the two seats playing
+        the current duel, leader of its first trick first; empty outside the duels.  The winner
+        of the last stock trick plays the opponent at their left, then that winner's partner
+        leads against the other opponent."""
+        w = self._duel
+        if w < 0:
+            return ()
+        if self.trick_count < self.rules.stock_tricks + self.rules.hand_size:
+            return (w, (w + 1) % 4)
+        return ((w + 2) % 4, (w + 3) % 4)
 
     def partner(self, seat: int) -> int:
         """``seat``'s partner in a partnership game (RULES.md 9.5), else -1."""

@@ -239,9 +239,6 @@ class Rules:
                     f"{', '.join(names)})"
                 )
         clean = {name: _check_option(name, value) for name, value in options.items()}
-        if clean.get("four_hand_end") == "duels":
-            raise OptionError("four_hand_end = duels (RULES.md 9.5) is not played yet: only "
-                              "'tricks', four-card tricks to the end")
         if clean.get("four_tens") and FOUR_TENS not in self.melds:
             clean["melds"] = (*self.melds, FOUR_TENS)
         elif "four_tens" in clean and not clean["four_tens"]:
@@ -290,7 +287,10 @@ class Rules:
 
     @cached_property
     def total_tricks(self) -> int:
-        """Tricks in a deal (32 in Bezique, 24 in Binocle)."""
+        """Tricks in a deal (32 in Bezique, 24 in Binocle; 40 in four-handed duels: 24, then
+        two duels of 8)."""
+        if self.nplayers == 4 and self.four_hand_end == "duels":
+            return self.stock_tricks + 2 * self.hand_size
         return self.deck_size // self.nplayers
 
     @cached_property

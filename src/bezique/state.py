@@ -150,6 +150,7 @@ class State(Declaring):
         s.known_masks = zeros
         s.lead_card = -1
         s._trick = ()
+        s._duel = -1
         s._restored = zeros
         s._carte = (CARTE_NOT_YET,) * n if rules.carte_points else ()
         s._sync_extra()
@@ -206,6 +207,7 @@ class State(Declaring):
         s._seven7 = self._seven7
         s._played7 = self._played7
         s._trick = self._trick
+        s._duel = self._duel
         s._restored = self._restored
         s._carte = self._carte
         s._extra = self._extra
@@ -383,11 +385,12 @@ class State(Declaring):
             else:
                 self._trick = (p, seat, p)
                 self._sync_extra()
-                self.turn = (seat + 1) % len(h)
+                duel = self.duel_seats()
+                self.turn = (seat + 1) % len(h) if not duel else duel[seat == duel[0]]
         elif two:
             self._finish_trick(seat, p)
         else:
-            self._follow_n(seat, p, len(h))
+            self._follow_n(seat, p, 2 if self._duel >= 0 else len(h))
         self._prev = snap
 
     def _refuse_copy(self, p: int, hand: int) -> None:
@@ -443,6 +446,7 @@ class State(Declaring):
             self._sync_extra()
             self.turn = (seat + 1) % n
             return
+        # (in a duel the second card completes the trick, n = 2)
         rules = self.rules
         self.won_masks = _set(self.won_masks, best_seat, self.won_masks[best_seat] | mask_of(cards))
         pts = sum(rules.card_points[c & 7] for c in cards)
@@ -467,6 +471,10 @@ class State(Declaring):
             self._score(win, self.rules.last_trick_points, "last trick", "stock")
             if self.phase_id == OVER:
                 return
+        if len(self.hand_masks) == 4 and self.rules.four_hand_end == "duels":
+            self._duels_go_on(win, tricks)
+            if self.phase_id == OVER:
+                return
         if self.stock_pos < self._nstock:
             self.phase_id = DECLARE
             self._dmelds = 0
@@ -475,6 +483,19 @@ class State(Declaring):
             self._end_deal()
         else:
             self.phase_id = LEAD
+
+    def _duels_go_on(self, win: int, tricks: int) -> None:
+        """Four-handed duels (RULES.md 9.5): the winner of the last stock trick leads the first
+        duel; when its eighth trick is played that trick scores the last trick's points (project
+        reading) and the winner's partner leads the second duel."""
+        rules = self.rules
+        if tricks == rules.stock_tricks:
+            self._duel = win
+            self._sync_extra()
+        elif tricks == rules.stock_tricks + rules.hand_size:
+            if rules.last_trick == "final":
+                self._score(win, rules.last_trick_points, "last trick", "first duel")
+            self.turn = (self._duel + 2) % 4
 
     def _draw(self, seat: int) -> None:
         """The trick's winner draws first, then the others in playing order; the last card of
