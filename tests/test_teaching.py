@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from test_tui import game_screen, make_app, settle
+from test_tui_ux import play_out
 from textual.widgets import Input, Markdown, RichLog, Static
 
 from bezique import Rules, State
@@ -38,16 +39,8 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def finished_game(name: str = "Ann", seed: int = 3, level: int = 1) -> Session:
-    s = Session.new(PlayConfig(level=level, seed=seed, target=200, name=name), save_path())
-    rng = random.Random(seed)
-    while not s.game_over():
-        if s.deal_over():
-            s.next_deal()
-        elif s.human_to_act():
-            s.play(rng.choice(s.observation().legal))
-        else:
-            s.computer_move()
-    return s
+    return play_out(Session.new(PlayConfig(level=level, seed=seed, target=200, name=name),
+                                save_path()), random.Random(seed))
 
 
 # ---------------------------------------------------------------- item 10: one rules text

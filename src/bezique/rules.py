@@ -463,32 +463,27 @@ EIGHTPACK = _make_preset(
     **{**_MULTIPACK, "hand_size": 15},
 )
 
-BEZIQUE3 = _make_preset(
-    variant="bezique3",
+# RULES.md 9.4-9.5: classic play with more packs and seats, the second double and the triple.
+_MANY_HANDED: dict[str, Any] = dict(
     ranks=(ACE, TEN, KING, QUEEN, JACK, NINE, 6, SEVEN),
-    copies=3,
     hand_size=8,
     seven_rank=SEVEN,
-    nplayers=3,
+    # no source lists a quadruple bezique in four-handed play: the table stops at the triple
     melds=(*BEZIQUE_MELDS[:3], *_beziques((40, 500, 1500)), *BEZIQUE_MELDS[5:]),
     card_points=(10, 10, 0, 0, 0, 0, 0, 0),
     second_double=True,
     target=2000,
 )
 
+BEZIQUE3 = _make_preset(variant="bezique3", copies=3, nplayers=3, **_MANY_HANDED)
+
 BEZIQUE4 = _make_preset(
     (*CLASSIC_OPTIONS, *FOUR_HANDED_OPTIONS),
     variant="bezique4",
-    ranks=(ACE, TEN, KING, QUEEN, JACK, NINE, 6, SEVEN),
     copies=4,
-    hand_size=8,
-    seven_rank=SEVEN,
     nplayers=4,
-    melds=BEZIQUE3.melds,  # no source lists a quadruple bezique: it is no meld
-    card_points=(10, 10, 0, 0, 0, 0, 0, 0),
-    second_double=True,
-    target=2000,
     partnership=True,
+    **_MANY_HANDED,
 )
 
 PRESETS: dict[str, Rules] = {"bezique": BEZIQUE, "binocle": BINOCLE, "rubicon": RUBICON,
