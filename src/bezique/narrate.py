@@ -191,9 +191,12 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
         if res.winner < 0:
             out.append("The game is drawn: nobody scores.")
         else:
-            how = (f"{names[1 - res.winner]} is rubiconed" if res.rubicon
-                   else "brisques counted" if res.brisques_counted else "brisques not counted")
-            out.append(f"{names[res.winner]} wins the game ({how}) and scores {res.value}.")
+            words = state.settlement_words()  # e.g. "rubiconed: 1300 + 600 + 1300 = 3200"
+            if res.rubicon:
+                words = f"{names[1 - res.winner]} is {words}"
+            elif not res.brisques_counted and any(state.rules.card_points):
+                words = f"brisques not counted: {words}"
+            out.append(f"{names[res.winner]} wins the game and scores {res.value} ({words}).")
         return out
     g = state.game_scores
     out.append(

@@ -41,7 +41,7 @@ from .melds import (
 )
 from .notation import action_to_string, string_to_action
 from .rules import Rules
-from .scoring import Settlement, settle, zero_sum
+from .scoring import Settlement, settle, settlement_words, zero_sum
 
 LEAD: Final = 0
 FOLLOW: Final = 1
@@ -303,6 +303,14 @@ class Position:
         r = self.rules
         return settle(self._scores, self._bris, game_bonus=r.game_bonus, rubicon=r.rubicon_at,
                       rubicon_bonus=r.rubicon_bonus_points, has_brisques=any(r.card_points))
+
+    def settlement_words(self) -> str:
+        """How :meth:`settlement` reaches its value, e.g. ``rubiconed: 1300 + 600 + 1300 =
+        3200`` (see :func:`bezique.scoring.settlement_words`)."""
+        r = self.rules
+        return settlement_words(self._scores, self._bris, game_bonus=r.game_bonus,
+                                rubicon=r.rubicon_at, rubicon_bonus=r.rubicon_bonus_points,
+                                has_brisques=any(r.card_points))
 
     @property
     def last_trick_winner(self) -> int:
