@@ -270,6 +270,8 @@ def test_a_four_handed_record_replays_with_side_totals(tmp_path: Path) -> None:
     res = json.loads(out.output)
     assert res["deals"][0]["scores"] == list(game.state.game_scores)
     assert res["game"]["scores"] == list(game.state.side_scores())
+    g = game.state.game_scores
+    assert res["deals"][0]["sides"] == [g[0] + g[2], g[1] + g[3]]
     text = CliRunner().invoke(main, ["replay", str(path)])
     assert text.exit_code == 0, text.output
     tricks = [line for line in text.output.splitlines() if line.startswith("Trick ")]

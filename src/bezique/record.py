@@ -213,6 +213,8 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
             "brisques": list(s.brisques),
             "last_trick": s.last_trick_winner if done and s.last_trick_winner >= 0 else None,
         }
+        if s.partner(0) >= 0:  # four-handed partnership: the sides' game totals (RULES.md 9.8)
+            entry["sides"] = list(s.side_scores())
         if portland:  # RULES.md 9.8: the deal's points without brisques, trumps, the settlement
             settled = s.settlement()
             entry["trumps"] = "SHDC"[s.trump] if s.trump >= 0 else None
