@@ -105,13 +105,12 @@ class OpenSpielISMCTSAgent:
                                                                               rng.random))
         return bot
 
-    def _search(self, bot: Any, root: Any) -> list[tuple[int, float]]:
+    def _search(self, bot: Any, root: Any, deadline: float) -> list[tuple[int, float]]:
         """The bot's final policy at ``root``: OpenSpiel's ``run_search`` with a fixed number
-        of simulations, or its own steps (sample a world, simulate) until the time is up."""
+        of simulations, or its own steps (sample a world, simulate) until ``deadline``."""
         if not self.ms:
             self.last_simulations = self.simulations
             return list(bot.run_search(root))
-        deadline = time.perf_counter() + self.ms / 1000.0
         bot.reset()
         node = bot.create_new_node(root)
         n = 0
@@ -123,12 +122,13 @@ class OpenSpielISMCTSAgent:
 
     def act(self, obs: Observation) -> str:
         """The bot's choice (its most visited action; ties broken at random)."""
+        deadline = time.perf_counter() + self.ms / 1000.0  # the budget counts the set-up too
         if len(obs.legal) == 1:
             return obs.legal[0]
         require_agent_variant(obs.rules)
         world = WorldSampler(obs).sample(self.rng)
         root = self._adapter.state_from_engine(self._game(obs.rules, obs.dealer), world)
-        policy = self._search(self._bot(root.get_game()), root)
+        policy = self._search(self._bot(root.get_game()), root, deadline)
         top = max(p for _, p in policy)
         best = self.rng.choice(sorted(a for a, p in policy if p == top))
         engine_action = action_table(world).get(best)
