@@ -62,6 +62,14 @@ def test_decision_depends_only_on_the_seats_view_not_on_the_hidden_cards() -> No
     assert a in real.observation(seat).legal
 
 
+def test_a_budget_too_small_for_any_simulation_still_searches_enough_to_choose() -> None:
+    state = _mid_deal(4, 6)
+    obs = state.observation(state.current_player())
+    agent = make_agent("openspiel-ismcts:ms=0.001", seed=2)
+    assert agent.act(obs) in obs.legal
+    assert agent.last_simulations == 2  # type: ignore[attr-defined]
+
+
 def test_time_budget_runs_as_many_simulations_as_fit() -> None:
     agent = make_agent("openspiel-ismcts", seed=1)
     agent.set_budget(150)  # type: ignore[attr-defined]
@@ -86,7 +94,7 @@ def test_engine_protocol_names_the_agent_in_its_agent_field() -> None:
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("openspiel-ismcts:simulations=0", "simulations must be at least 1"),
+    ("openspiel-ismcts:simulations=1", "simulations must be at least 2"),
     ("openspiel-ismcts:worlds=0", "worlds must be -1"),
     ("openspiel-ismcts:rollouts=0", "rollouts must be at least 1"),
     ("openspiel-ismcts:bogus=1", "bad options for agent 'openspiel-ismcts'"),

@@ -60,8 +60,8 @@ class OpenSpielISMCTSAgent:
 
     def __init__(self, simulations: int = 100, worlds: int = -1, uct_c: float = 300.0,
                  rollouts: int = 1, ms: float = 0.0, seed: int | None = None) -> None:
-        if simulations < 1:
-            raise OptionError(f"simulations must be at least 1, not {simulations}")
+        if simulations < 2:  # the bot's first simulation only expands the root
+            raise OptionError(f"simulations must be at least 2, not {simulations}")
         if worlds != -1 and worlds < 1:
             raise OptionError(f"worlds must be -1 (a fresh world each simulation) or at least "
                               f"1, not {worlds}")
@@ -114,7 +114,7 @@ class OpenSpielISMCTSAgent:
         bot.reset()
         node = bot.create_new_node(root)
         n = 0
-        while n == 0 or time.perf_counter() < deadline:
+        while n < 2 or time.perf_counter() < deadline:  # the first only expands the root
             bot.run_simulation(bot.sample_root_state(root))
             n += 1
         self.last_simulations = n
