@@ -26,10 +26,13 @@ FAST = "openspiel-ismcts:simulations=3"
 
 
 def _mid_deal(seed: int, moves: int) -> State:
+    """A deal after ``moves`` random actions and then up to a choice of several actions."""
     s = State.new_deal(Rules.preset("bezique"), seed=seed)
     rng = random.Random(seed)
     for _ in range(moves):
         s.apply_action(rng.choice(s.legal_actions()))
+    while len(s.legal_actions()) < 2:
+        s.apply_action(s.legal_actions()[0])
     return s
 
 
