@@ -2,8 +2,9 @@
 
 ``bezique.cli:main`` is the console script; ``python -m bezique`` and ``python -m bezique.cli``
 run it too.  The subcommand modules (``demo``, ``replay``, ``play``, ``serve``, ``arena``,
-``engine``, ``agents``, ``solve``, ``tournament``) define plain click commands and import only
-:mod:`bezique.cli.common` (one-line errors, option parsing) of this package; this module adds them
+``tournament``, ``selfplay``, ``engine``, ``agents``, ``solve``) define plain click commands and
+import only :mod:`bezique.cli.common` (one-line errors, option parsing, the progress bar) of this
+package; this module adds them
 to the group, so imports go one way.  Every error a user can cause prints one line and exits with
 status 2, never a traceback.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import click
 
 from .. import COMPILED
-from . import agents, arena, demo, engine, play, replay, serve, solve, tournament
+from . import agents, arena, demo, engine, play, replay, selfplay, serve, solve, tournament
 from .common import fail, parse_options
 
 
@@ -25,7 +26,7 @@ def main() -> None:
 
 
 for _command in (demo.demo, replay.replay_cmd, agents.agents_cmd, solve.solve_cmd, arena.arena,
-                 tournament.tournament, engine.engine, play.play, serve.serve):
+                 tournament.tournament, selfplay.selfplay, engine.engine, play.play, serve.serve):
     main.add_command(_command)
 
 __all__ = ["fail", "main", "parse_options"]
