@@ -6,9 +6,11 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import readme_examples
 
 from bezique import Rules
 from bezique.arena import run_match
@@ -55,6 +57,19 @@ def test_arena_command_with_ray_prints_what_the_local_run_prints(two_workers: No
     remote = CliRunner().invoke(main, [*args, "--ray"])
     assert local.exit_code == remote.exit_code == 0, remote.output
     assert remote.output == local.output
+
+
+def test_readme_ray_example_runs_and_writes_the_table_and_plot(
+        two_workers: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (block,) = readme_examples("### Tournaments on Ray")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block, "README Tournaments on Ray", "exec"), {"__name__": "readme"})
+    out = capsys.readouterr().out
+    assert "| rank | agent | Elo | 95% interval | score | games |" in out
+    for name in ("ratings.md", "ratings.csv", "tournament.json", "ratings.png"):
+        assert (tmp_path / "tournament" / name).is_file()
+    assert ray.is_initialized()  # the Ray it found running is left running
 
 
 def test_without_ray_the_ray_option_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
