@@ -15,6 +15,7 @@ from helpers import readme_examples
 from bezique import Rules
 from bezique.arena import run_match
 from bezique.cli import main
+from bezique.distributed import check_reachable
 from bezique.errors import BeziqueError
 from bezique.tournament import run_tournament
 
@@ -22,6 +23,20 @@ ray = pytest.importorskip("ray", reason="tournaments on Ray need the research ex
 
 RULES = Rules.preset("bezique")
 AGENTS = ("random", "heuristic", "heuristic:solver_cards=0")
+
+
+def test_an_unreachable_cluster_is_a_one_line_error_at_once() -> None:
+    # (before the tests below start their Ray: a running Ray would be used instead)
+    assert not ray.is_initialized()
+    with pytest.raises(BeziqueError, match="cannot reach the Ray cluster at 127.0.0.1:1"):
+        check_reachable("127.0.0.1:1")
+    check_reachable("auto")  # left to Ray
+    result = CliRunner().invoke(main, ["tournament", "random", "heuristic", "--deals", "2",
+                                       "--ray", "ray://127.0.0.1:1"])
+    assert result.exit_code == 2
+    assert result.output.startswith("bezique: error: cannot reach the Ray cluster at "
+                                    "ray://127.0.0.1:1: ")
+    assert result.output.count("\n") == 1
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -38,6 +39,22 @@ def _ray() -> Any:
     return ray
 
 
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse, with :class:`BeziqueError`, a ``host:port`` (or ``ray://host:port``) address that
+    takes no connection within ``timeout`` seconds (Ray itself would retry for minutes).
+    ``auto`` and addresses without a port are left to Ray."""
+    hostport = address.split("://", 1)[-1].rstrip("/")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise BeziqueError(f"cannot reach the Ray cluster at {address}: "
+                           f"{e.strerror or e or 'no answer'}") from None
+
+
 def start(ray: Any, address: str, workers: int) -> bool:
     """Connect to (or start) Ray; True when this call started it, so it should shut it down."""
     if ray.is_initialized():
@@ -48,7 +65,10 @@ def start(ray: Any, address: str, workers: int) -> bool:
             # the workers inherit this process's environment (BEZIQUE_PURE included)
             ray.init(num_cpus=max(1, workers), include_dashboard=False, **quiet)
         else:
+            check_reachable(address)
             ray.init(address=address, **quiet)
+    except BeziqueError:
+        raise
     except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
         where = "start a local Ray" if address == LOCAL else f"reach the Ray cluster at {address}"
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
