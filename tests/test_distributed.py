@@ -28,7 +28,7 @@ AGENTS = ("random", "heuristic", "heuristic:solver_cards=0")
 def test_an_unreachable_cluster_is_a_one_line_error_at_once() -> None:
     # (before the tests below start their Ray: a running Ray would be used instead)
     assert not ray.is_initialized()
-    with pytest.raises(BeziqueError, match="cannot reach the Ray cluster at 127.0.0.1:1"):
+    with pytest.raises(BeziqueError, match=r"cannot reach the Ray cluster at 127\.0\.0\.1:1"):
         check_reachable("127.0.0.1:1")
     check_reachable("auto")  # left to Ray
     result = CliRunner().invoke(main, ["tournament", "random", "heuristic", "--deals", "2",
