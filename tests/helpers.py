@@ -247,3 +247,18 @@ def win_trick(state: State, keep: Iterable[str] = (), lead: str | None = None) -
 def total_meld_points(state: State, seat: int) -> int:
     """Points a seat has scored from melds in this deal."""
     return sum(p for s, p, reason, _ in state.events if s == seat and reason == "meld")
+
+
+def readme_examples(heading: str) -> list[str]:
+    """The ```python blocks of the README section that starts with ``heading`` (down to the
+    next section of the same or a higher level)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    level = heading.split(" ")[0]
+    start = text.index(heading + "\n")
+    rest = text[start + len(heading):]
+    ends = [rest.find("\n" + "#" * k + " ") for k in range(1, len(level) + 1)]
+    section = rest[:min([e for e in ends if e >= 0], default=len(rest))]
+    blocks = section.split("```python\n")[1:]
+    return [b.split("```")[0] for b in blocks]

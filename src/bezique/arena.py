@@ -259,6 +259,14 @@ def play_pair(task: PairTask) -> PairResult:
     return PairResult(task.index, (halves[0], halves[1]))
 
 
+def pair_tasks(spec_a: str, spec_b: str, rules: Rules, mode: str, count: int, seed: int,
+               save: bool = False) -> list[PairTask]:
+    """The pairs of a match of ``count`` games or deals (both halves counted, rounded up)."""
+    options = tuple(sorted(rules.options().items()))
+    return [PairTask(i, (spec_a, spec_b), rules.variant, options, mode, seed, save)
+            for i in range((count + 1) // 2)]
+
+
 def _pool_map(tasks: list[PairTask], jobs: int) -> Iterator[PairResult]:
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
@@ -268,6 +276,20 @@ def _pool_map(tasks: list[PairTask], jobs: int) -> Iterator[PairResult]:
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ctx.Pool(min(jobs, len(tasks))) as pool:
         yield from pool.imap(play_pair, tasks, chunksize=1)
+
+
+def play_pairs(tasks: list[PairTask], jobs: int = 1, ray: str | None = None
+               ) -> Iterator[tuple[int, PairResult]]:
+    """Play every task, yielding ``(task number, pair)`` as each is done: in order on ``jobs``
+    local processes, or in the order they finish on Ray (``ray``: an address, or ``"local"`` to
+    start a local Ray with ``jobs`` workers, 0 for one per core; see
+    :mod:`bezique.distributed`)."""
+    if ray is None:
+        yield from enumerate(_pool_map(tasks, jobs))
+        return
+    from .distributed import ray_map
+
+    yield from ray_map(play_pair, tasks, ray, jobs)
 
 
 def run_match(
@@ -281,6 +303,7 @@ def run_match(
     jobs: int = 1,
     save: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> MatchResult:
     """Play ``games`` whole games or ``deals`` single deals between agents A and B.
 
@@ -288,6 +311,8 @@ def run_match(
     rounded up to whole pairs.  With ``save``, every game (deal) is written to that directory
     as a record (``game-0001-1.json``: pair 1, first half) with an extra key ``players``
     naming the agents of seats 0 and 1.  ``progress`` is called with the number of pairs done.
+    ``ray`` plays the pairs on Ray (an address, or ``"local"``: a local Ray with ``jobs``
+    workers, 0 for one per core); the result is the same as a local run's.
     """
     if (games is None) == (deals is None):
         raise BeziqueError("give either a number of games or a number of deals")
@@ -295,7 +320,7 @@ def run_match(
     assert count is not None
     if count < 1:
         raise BeziqueError(f"the number of {'games' if games else 'deals'} must be at least 1")
-    if jobs < 1:
+    if jobs < (0 if ray is not None else 1):
         raise BeziqueError("--jobs must be at least 1")
     mode = "games" if games is not None else "deals"
     for spec in (spec_a, spec_b):
@@ -306,18 +331,15 @@ def run_match(
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
-    tasks = [
-        PairTask(i, (spec_a, spec_b), rules.variant, tuple(sorted(rules.options().items())),
-                 mode, seed, out_dir is not None)
-        for i in range((count + 1) // 2)
-    ]
+    tasks = pair_tasks(spec_a, spec_b, rules, mode, count, seed, out_dir is not None)
     result = MatchResult((spec_a, spec_b), mode, seed)
-    for done, pr in enumerate(_pool_map(tasks, jobs), 1):
+    for done, (_, pr) in enumerate(play_pairs(tasks, jobs, ray), 1):
         if out_dir is not None:
             _save_pair(out_dir, mode, pr)
         result.pairs.append(pr)
         if progress is not None:
             progress(done)
+    result.pairs.sort(key=lambda pr: pr.index)
     return result
 
 

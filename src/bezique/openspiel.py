@@ -45,7 +45,8 @@ from .rules import Rules
 from .state import State
 from .worlds import resample_from_infostate
 
-__all__ = ["GAME_TYPE", "BeziqueGame", "BeziqueObserver", "BeziqueState"]
+__all__ = ["GAME_TYPE", "BeziqueGame", "BeziqueObserver", "BeziqueState", "game_for",
+           "state_from_engine"]
 
 MAX_UTILITY = 100000.0
 """A bound on one deal's zero-sum result (deal points less the opponent's)."""
@@ -269,19 +270,7 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
             return self.clone()  # type: ignore[no-any-return]
         seed = int(probability_sampler() * 2**52) if probability_sampler is not None else None
         world = resample_from_infostate(e, player_id, random.Random(seed))
-        out: BeziqueState = self.get_game().new_initial_state()
-        r = self._core.layout.rules
-        n = r.nplayers
-        for i in range(n):
-            for p in world.deal_hands[(self._core.dealer + 1 + i) % n]:
-                out.apply_action(card_of(p))
-        if world.turnup_card >= 0:
-            out.apply_action(card_of(world.turnup_card))
-        for p in world.stock:
-            out.apply_action(card_of(p))
-        for _, a in world.history():
-            out.apply_action(out.engine_to_id(a))
-        return out
+        return state_from_engine(self.get_game(), world)
 
     def __str__(self) -> str:
         core = self._core
@@ -292,6 +281,35 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         hands = " | ".join(" ".join(card_name(c) for c in e.hand(s))
                            for s in range(core.layout.rules.nplayers))
         return f"{e!r} hands {hands} stock left {e.stock_left}"
+
+
+def game_for(rules: Rules, dealer: int) -> BeziqueGame:
+    """The ``python_bezique`` game of ``rules`` (its non-default options as parameters) with
+    ``dealer`` dealing.
+
+    >>> from bezique import Rules
+    >>> game_for(Rules.preset("binocle", target=1500), 0)
+    python_bezique(dealer=0,target=1500,variant=binocle)
+    """
+    return BeziqueGame({"variant": rules.variant, "dealer": dealer, **rules.options()})
+
+
+def state_from_engine(game: BeziqueGame, world: State) -> BeziqueState:
+    """The OpenSpiel state of the engine deal ``world``: its cards dealt by the chance nodes
+    (hands from the dealer's left, the turn-up, the stock from the top), then its actions.
+    ``game`` must have ``world``'s rules and dealer."""
+    out: BeziqueState = game.new_initial_state()
+    n = world.rules.nplayers
+    for i in range(n):
+        for p in world.deal_hands[(world.dealer + 1 + i) % n]:
+            out.apply_action(card_of(p))
+    if world.turnup_card >= 0:
+        out.apply_action(card_of(world.turnup_card))
+    for p in world.stock:
+        out.apply_action(card_of(p))
+    for _, a in world.history():
+        out.apply_action(out.engine_to_id(a))
+    return out
 
 
 class BeziqueObserver:

@@ -1,6 +1,7 @@
 """Players: the agent interface, the registry, and the agents themselves."""
 
 from . import heuristic as _heuristic  # noqa: F401  (registers "heuristic")
+from . import openspiel_ismcts as _openspiel_ismcts  # noqa: F401  (registers "openspiel-ismcts")
 from . import random_agent as _random_agent  # noqa: F401  (registers "random")
 from . import search as _search  # noqa: F401  (registers "search")
 from .base import (

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from ..errors import BeziqueError
 from ..rules import OPTION_NAMES, Rules
-from .common import fail, parse_options
+from .common import fail, parse_options, progress_bar
 
 
 @click.command("arena")
@@ -21,8 +20,13 @@ from .common import fail, parse_options
               help="Play N single deals (duplicated; the default is 100 deals).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Match seed: fixes every deal and every agent's own seed.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True,
-              help="Worker processes (the results do not depend on it).")
+@click.option("--jobs", "-j", type=int, default=None,
+              help="Worker processes (the results do not depend on it) [default: 1; with "
+                   "--ray and no address: one per core].")
+@click.option("--ray", "ray", is_flag=False, flag_value="local", default=None,
+              metavar="[ADDRESS]",
+              help="Play the pairs on Ray: a local Ray (no ADDRESS) or the cluster at ADDRESS "
+                   "(e.g. auto); the results are the same as a local run's.")
 @click.option("--variant", default="bezique", show_default=True, help="bezique or binocle")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
               help=f"A rule option ({', '.join(OPTION_NAMES)}).")
@@ -31,8 +35,8 @@ from .common import fail, parse_options
 @click.option("--json", "as_json", is_flag=True,
               help="Print {games, wins, points_per_deal, elo, elo_ci95} as JSON.")
 def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed: int,
-          jobs: int, variant: str, options: tuple[str, ...], save: str | None,
-          as_json: bool) -> None:
+          jobs: int | None, ray: str | None, variant: str, options: tuple[str, ...],
+          save: str | None, as_json: bool) -> None:
     """Match agent A against agent B on duplicated deals (each played twice, seats swapped).
 
     A and B are agent specs such as ``heuristic`` or ``search:samples=50``.  Reports wins,
@@ -48,30 +52,13 @@ def arena(agent_a: str, agent_b: str, games: int | None, deals: int | None, seed
     try:
         rules = Rules.preset(variant, **parse_options(options))
         require_agent_variant(rules)
-        show_bar = not as_json and sys.stderr.isatty()
-        if show_bar:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            count = games if games is not None else deals
-            assert count is not None
-            with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                          MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                          transient=True, auto_refresh=False) as bar:  # no thread: workers fork
-                tid = bar.add_task(f"{agent_a} vs {agent_b} (pairs)", total=(count + 1) // 2)
-                result = run_match(agent_a, agent_b, rules, games=games, deals=deals, seed=seed,
-                                   jobs=jobs, save=save,
-                                   progress=lambda done: bar.update(tid, completed=done,
-                                                                   refresh=True))
-        else:
+        count = games if games is not None else deals
+        assert count is not None
+        with progress_bar(f"{agent_a} vs {agent_b} (pairs)", (count + 1) // 2,
+                          None if not as_json else False) as progress:
             result = run_match(agent_a, agent_b, rules, games=games, deals=deals, seed=seed,
-                               jobs=jobs, save=save)
+                               jobs=jobs if jobs is not None else 0 if ray else 1, save=save,
+                               progress=progress, ray=ray)
     except BeziqueError as e:
         fail(str(e))
     except KeyboardInterrupt:

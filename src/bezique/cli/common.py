@@ -1,4 +1,5 @@
-"""What the subcommands of the ``bezique`` command share: one-line errors and option parsing.
+"""What the subcommands of the ``bezique`` command share: one-line errors, option parsing and the
+progress bar of long runs.
 
 Every error a user can cause prints one line and exits with status 2, never a traceback.
 """
@@ -6,6 +7,8 @@ Every error a user can cause prints one line and exits with status 2, never a tr
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import click
@@ -39,3 +42,31 @@ def whole(text: str, name: str, minimum: int | None) -> int:
     if minimum is not None and value < minimum:
         fail(f"{name} must be at least {minimum}, not {value}")
     return value
+
+
+@contextmanager
+def progress_bar(description: str, total: int, show: bool | None = None
+                 ) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (when it is a terminal, or ``show``) for ``total`` steps;
+    yields the callback that sets the number of steps done.  It refreshes only when told (no
+    thread), so worker processes may fork under it."""
+    if show is None:
+        show = sys.stderr.isatty()
+    if not show:
+        yield lambda done: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
+                  auto_refresh=False, console=Console(stderr=True)) as bar:
+        tid = bar.add_task(description, total=total)
+        yield lambda done: bar.update(tid, completed=done, refresh=True)

@@ -1,0 +1,118 @@
+"""The ``openspiel-ismcts`` agent: OpenSpiel's ISMCTS bot as one of our agents, by name, in the
+arena, the engine protocol and ``bezique agents``; it sees only its seat's observation, and a
+missing OpenSpiel is a one-line error."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from bezique import Rules, State
+from bezique.agents import agent_names, agent_options, make_agent
+from bezique.arena import run_match
+from bezique.cli import main
+from bezique.engine import Engine
+from bezique.errors import OptionError
+from bezique.worlds import resample_from_infostate
+
+pytest.importorskip("pyspiel", reason="the openspiel-ismcts agent needs the openspiel extra")
+
+FAST = "openspiel-ismcts:simulations=3"
+
+
+def _mid_deal(seed: int, moves: int) -> State:
+    """A deal after ``moves`` random actions and then up to a choice of several actions."""
+    s = State.new_deal(Rules.preset("bezique"), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        s.apply_action(rng.choice(s.legal_actions()))
+    while len(s.legal_actions()) < 2:
+        s.apply_action(s.legal_actions()[0])
+    return s
+
+
+def test_agent_is_listed_with_its_options() -> None:
+    assert "openspiel-ismcts" in agent_names()
+    assert agent_options("openspiel-ismcts") == {
+        "simulations": 100, "worlds": -1, "uct_c": 300.0, "rollouts": 1, "ms": 0.0}
+    out = CliRunner().invoke(main, ["agents"]).output
+    assert "openspiel-ismcts: OpenSpiel's own ISMCTS bot" in out
+    assert "simulations=100, worlds=-1, uct_c=300.0" in out
+
+
+def test_agent_plays_legal_actions_through_the_arena_and_is_deterministic() -> None:
+    rules = Rules.preset("bezique")
+    first = run_match(FAST + ",worlds=2", "random", rules, deals=2, seed=5)
+    again = run_match(FAST + ",worlds=2", "random", rules, deals=2, seed=5)
+    assert first.games == 2
+    assert first.to_json() == again.to_json()
+
+
+def test_decision_depends_only_on_the_seats_view_not_on_the_hidden_cards() -> None:
+    real = _mid_deal(11, 9)
+    seat = real.current_player()
+    other = resample_from_infostate(real, seat, random.Random(3))
+    assert other.observation(seat) == real.observation(seat)
+    assert [real.hand(1 - seat), list(real.stock)] != [other.hand(1 - seat), list(other.stock)]
+    a = make_agent(FAST, seed=7).act(real.observation(seat))
+    b = make_agent(FAST, seed=7).act(other.observation(seat))
+    assert a == b
+    assert a in real.observation(seat).legal
+
+
+def test_a_budget_too_small_for_any_simulation_still_searches_enough_to_choose() -> None:
+    state = _mid_deal(4, 6)
+    obs = state.observation(state.current_player())
+    agent = make_agent("openspiel-ismcts:ms=0.001", seed=2)
+    assert agent.act(obs) in obs.legal
+    assert agent.last_simulations == 2  # type: ignore[attr-defined]
+
+
+def test_time_budget_runs_as_many_simulations_as_fit() -> None:
+    agent = make_agent("openspiel-ismcts", seed=1)
+    agent.set_budget(150)  # type: ignore[attr-defined]
+    state = _mid_deal(2, 4)
+    obs = state.observation(state.current_player())
+    start = time.perf_counter()
+    assert agent.act(obs) in obs.legal
+    assert time.perf_counter() - start < 2.0
+    assert agent.last_simulations >= 2  # type: ignore[attr-defined]
+
+
+def test_engine_protocol_names_the_agent_in_its_agent_field() -> None:
+    e = Engine()
+    assert "openspiel-ismcts" in e.handle('{"cmd": "hello"}')["agents"]
+    hand = ["AS", "TS", "KS", "QS", "JD", "9C", "8C", "7C"]
+    got = e.handle(json.dumps({"cmd": "new", "seat": 0, "dealer": 1, "turnup": "7H",
+                               "agent": FAST, "hand": hand, "seed": 1}))
+    assert got == {"ok": True, "to_act": 0}
+    answer = e.handle('{"cmd": "go", "budget_ms": 50}')
+    assert answer["ok"], answer
+    assert answer["action"].startswith("play ")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("openspiel-ismcts:simulations=1", "simulations must be at least 2"),
+    ("openspiel-ismcts:worlds=0", "worlds must be -1"),
+    ("openspiel-ismcts:rollouts=0", "rollouts must be at least 1"),
+    ("openspiel-ismcts:bogus=1", "bad options for agent 'openspiel-ismcts'"),
+])
+def test_bad_options_are_one_option_error(spec: str, message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        make_agent(spec)
+
+
+def test_without_openspiel_the_agent_is_a_clear_one_line_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "open_spiel.python.algorithms", None)
+    with pytest.raises(OptionError, match=r"needs OpenSpiel.*pip install 'bezique\[openspiel\]'"):
+        make_agent("openspiel-ismcts")
+    result = CliRunner().invoke(main, ["arena", "openspiel-ismcts", "random", "--deals", "2"])
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "bezique: error: agent 'openspiel-ismcts' needs OpenSpiel" in result.output
