@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
+import httpx
 import websockets
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
+import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
