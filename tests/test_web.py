@@ -38,6 +38,7 @@ ALLOWED_KEYS = {
     "trump", "dealer", "turn", "phase", "your_turn", "stock", "turnup", "end_phase", "hand",
     "opponent_hidden", "opponent_known", "table", "melds", "trick", "last_trick",
     "tricks_played", "scores", "brisques", "melds_available", "specials", "legal", "log", "drew",
+    "hint_action",
     # nested
     "card", "name", "cards", "points", "intact", "seat", "leader", "lead", "follow",
 }
@@ -240,7 +241,9 @@ def test_whole_game_against_the_computer_with_hint_and_undo(tmp_path: Path,
         assert result["game"]["winner"] == final["game"]["winner"]
         assert len(rec.json()["deals"]) == deals == len(live.game.deals) + 1
         # the record kept action by action is the engine's own record of the game
-        assert live.row.record == live.game.to_record() == live.record()
+        # (a chosen deal number makes it a practice game, and the record says so)
+        assert live.row.record == {**live.game.to_record(), "practice": True} == live.record()
+        assert rec.json()["practice"] is True
     assert scan.checked > 50 and not scan.problems, scan.problems[:5]
 
 
