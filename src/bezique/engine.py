@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -47,6 +48,8 @@ from .state import State
 __all__ = ["COMMANDS", "Engine", "Position", "ProtocolError", "Step", "build_world", "run"]
 
 PROTOCOL_VERSION = 1
+GO_MS = 10_000.0  # the time limit of a 'go' without 'budget_ms' (at most MAX_GO_MS with one)
+GO_GRACE = 1.5  # how far past its limit an agent may run before its move is replaced
 COMMANDS = ("hello", "new", "action", "position", "status", "go", "quit")
 
 
@@ -420,18 +423,49 @@ class Engine:
             raise ProtocolError(f"it is player {obs.turn}'s turn, not the engine's "
                                 f"(seat {obs.seat})")
         budget = check(EngineGo, req).budget_ms
+        limit = float(budget) if budget is not None else GO_MS
         setter = getattr(self.agent, "set_budget", None)
         if budget is not None and callable(setter):
             setter(float(budget))
         t0 = time.perf_counter()
-        action = self.agent.act(obs)
+        action, late = self._think(obs, limit)
         ms = (time.perf_counter() - t0) * 1000
         try:
             self.state.clone().apply(action)
         except BeziqueError as e:  # pragma: no cover - an agent's bug
             raise ProtocolError(f"the agent chose {action!r}, which is refused: {e}") from None
-        return {"ok": True, "action": action, "ms": round(ms, 1)}
+        answer: dict[str, Any] = {"ok": True, "action": action, "ms": round(ms, 1)}
+        if late:
+            answer["note"] = (f"the agent did not answer within {limit:.0f} ms: this is the "
+                              "heuristic's move")
+        return answer
 
+    def _think(self, obs: Observation, limit_ms: float) -> tuple[str, bool]:
+        """The agent's action within about ``limit_ms`` (an agent that can bounds its own
+        thinking; one that overruns is replaced by the heuristic's move, and by a fresh copy
+        of itself for the next ``go``); whether it ran out of time."""
+        agent = self.agent
+        assert agent is not None
+        limiter = getattr(agent, "set_time_limit", None)
+        if callable(limiter):
+            limiter(limit_ms)
+        box: list[str | BaseException] = []
+
+        def work() -> None:
+            try:
+                box.append(agent.act(obs))
+            except BaseException as e:  # handed to the session's thread
+                box.append(e)
+
+        worker = threading.Thread(target=work, daemon=True, name="engine-go")
+        worker.start()
+        worker.join(limit_ms / 1000.0 * GO_GRACE + 0.25)
+        if box:
+            if isinstance(box[0], BaseException):
+                raise box[0]
+            return box[0], False
+        self.agent = make_agent(self.agent_spec, seed=random.getrandbits(62))
+        return make_agent("heuristic").act(obs), True
     def cmd_quit(self, req: dict[str, Any]) -> dict[str, Any]:
         """End the session."""
         self.finished = True
