@@ -71,7 +71,7 @@ def short(value: Any) -> str:
     >>> short("x" * 10_000)
     "'xxxxxxxxxxxxx...xxxxxxxxxxxxxx'"
     """
-    return _SHORT.repr(value)
+    return cut(_SHORT.repr(value), 60)
 
 
 CardName = Annotated[StrictStr, Field(max_length=8)]
