@@ -111,7 +111,7 @@ def test_game_creation_is_rate_limited_per_client(tmp_path: Path) -> None:
                  for _ in range(8)]
         assert codes[:5] == [201] * 5 and set(codes[5:]) == {429}
         r = client.post("/api/games", json={"opponent": "friend"})
-        assert "too many new games" in r.json()["error"]
+        assert "too many new games" in r.json()["error"] and r.headers["retry-after"] == "60"
 
 
 def test_idle_games_leave_memory_and_load_again(tmp_path: Path) -> None:

@@ -54,7 +54,10 @@ _CARD_NAMES = {r + s for r in RANKS for s in SUITS}
 
 
 def _error(e: Refusal) -> JSONResponse:
-    return JSONResponse({"error": e.message}, status_code=e.status)
+    # busy (503) and too many games (429) may be asked again: say when
+    retry = {503: "1", 429: "60"}.get(e.status)
+    return JSONResponse({"error": e.message}, status_code=e.status,
+                        headers={"Retry-After": retry} if retry else None)
 
 
 F = TypeVar("F", WebCreate, WebJoin, WebMessage, WebMine, WebToken)
