@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from bezique import Rules, State
 from bezique.engine import COMMANDS, Engine
-from bezique.errors import BeziqueError, IllegalActionError, RecordError
+from bezique.errors import IllegalActionError, RecordError
 from bezique.game import Game
 from bezique.record import parse_record, replay
 from bezique.web.app import create_app
