@@ -228,7 +228,7 @@ def test_every_field_of_an_engine_request_is_checked(extra: dict[str, Any]) -> N
 @pytest.mark.parametrize("option", ["samples=100000000", "extend=1000000", "horizon=1000000",
                                     "ms=1e12"])
 def test_search_options_are_bounded(option: str) -> None:
-    with pytest.raises(OptionError, match="from|up to"):
+    with pytest.raises(OptionError, match=r"from|up to"):
         make_agent(f"search:{option}")
 
 
