@@ -244,6 +244,10 @@ def test_whole_game_against_the_computer_with_hint_and_undo(tmp_path: Path,
         # (a chosen deal number makes it a practice game, and the record says so)
         assert live.row.record == {**live.game.to_record(), "practice": True} == live.record()
         assert rec.json()["practice"] is True
+        # the text stored (finished deals' text kept between saves) is the same record
+        assert json.loads(live.record_text()) == live.record()
+        stored = client.app.state.manager.store.load(g["id"])  # type: ignore[attr-defined]
+        assert stored.record == live.record()
     assert scan.checked > 50 and not scan.problems, scan.problems[:5]
 
 

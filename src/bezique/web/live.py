@@ -6,6 +6,7 @@ open sockets and the record kept action by action), the two kinds of opponent, a
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,8 @@ class LiveGame:
     # the record kept up to date action by action (Game.to_record() replays every deal)
     finished: list[dict[str, Any]] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
+    # the finished deals as JSON text, with how many there were (they never change)
+    _finished_text: tuple[int, str] = field(default=(-1, ""), repr=False)
 
     def __post_init__(self) -> None:
         deals = self.row.record.get("deals") or []
@@ -75,6 +78,21 @@ class LiveGame:
         if self.practice:
             out["practice"] = True
         return out
+
+    def record_text(self) -> str:
+        """:meth:`record` as JSON text, the finished deals' text kept from one call to the
+        next (a long game's record is mostly finished deals)."""
+        n, done = self._finished_text
+        if n != len(self.finished):
+            done = ",".join(json.dumps(d, separators=(",", ":")) for d in self.finished)
+            self._finished_text = (len(self.finished), done)
+        deal = _deal_head(self.game.state)
+        deal["actions"] = self.actions
+        head = {"variant": self.game.rules.variant, "options": self.game.rules.options()}
+        tail = ',"practice":true' if self.practice else ""
+        current = json.dumps(deal, separators=(",", ":"))
+        return (json.dumps(head, separators=(",", ":"))[:-1] + ',"deals":['
+                + (done + "," if done else "") + current + "]" + tail + "}")
 
     def apply(self, text: str) -> None:
         """Apply an action of the seat to act, noting its canonical text for the record."""

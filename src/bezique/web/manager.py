@@ -191,7 +191,7 @@ class Manager:
             live.row, record=live.record(), version=live.row.version + 1, updated=time.time(),
             summary=summary(live.game), **changes,
         )
-        self.store.update(new)
+        self.store.update(new, live.record_text())
         live.row = new
 
     def online(self, live: LiveGame) -> list[bool]:

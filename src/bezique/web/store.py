@@ -121,8 +121,9 @@ class Store:
                 ),
             )
 
-    def update(self, row: GameRow) -> None:
-        """Store the game's new state (record, seats, version, summary); committed on return.
+    def update(self, row: GameRow, record_text: str | None = None) -> None:
+        """Store the game's new state (record, seats, version, summary); committed on return;
+        ``record_text`` is the record as JSON if the caller has it already.
 
         The stored version must be the one before ``row.version``: else :class:`StaleWrite`
         (two copies of one game in memory must never overwrite each other)."""
@@ -132,7 +133,8 @@ class Store:
                 "record = ?, version = ?, summary = ? WHERE id = ? AND version = ?",
                 (
                     row.updated, json.dumps(row.token_hashes), row.invite_hash,
-                    json.dumps(row.names), json.dumps(row.record, separators=(",", ":")),
+                    json.dumps(row.names),
+                    record_text or json.dumps(row.record, separators=(",", ":")),
                     row.version, json.dumps(row.summary), row.id, row.version - 1,
                 ),
             )
