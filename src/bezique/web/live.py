@@ -79,18 +79,17 @@ class LiveGame:
             out["practice"] = True
         return out
 
-    def record_text(self) -> str:
-        """:meth:`record` as JSON text, the finished deals' text kept from one call to the
-        next (a long game's record is mostly finished deals)."""
+    def record_text(self, record: dict[str, Any] | None = None) -> str:
+        """``record`` (by default :meth:`record`) as JSON text, the finished deals' text kept
+        from one call to the next (a long game's record is mostly finished deals)."""
+        rec = record if record is not None else self.record()
         n, done = self._finished_text
         if n != len(self.finished):
             done = ",".join(json.dumps(d, separators=(",", ":")) for d in self.finished)
             self._finished_text = (len(self.finished), done)
-        deal = _deal_head(self.game.state)
-        deal["actions"] = self.actions
-        head = {"variant": self.game.rules.variant, "options": self.game.rules.options()}
-        tail = ',"practice":true' if self.practice else ""
-        current = json.dumps(deal, separators=(",", ":"))
+        head = {"variant": rec["variant"], "options": rec["options"]}
+        tail = ',"practice":true' if rec.get("practice") else ""
+        current = json.dumps(rec["deals"][-1], separators=(",", ":"))
         return (json.dumps(head, separators=(",", ":"))[:-1] + ',"deals":['
                 + (done + "," if done else "") + current + "]" + tail + "}")
 

@@ -187,11 +187,12 @@ class Manager:
     def _save(self, live: LiveGame, **changes: Any) -> None:
         """Store the game as it is now (and any changed row fields); the row changes in
         memory only once the database has committed."""
+        record = live.record()
         new = dataclasses.replace(
-            live.row, record=live.record(), version=live.row.version + 1, updated=time.time(),
+            live.row, record=record, version=live.row.version + 1, updated=time.time(),
             summary=summary(live.game), **changes,
         )
-        self.store.update(new, live.record_text())
+        self.store.update(new, live.record_text(record))
         live.row = new
 
     def online(self, live: LiveGame) -> list[bool]:
