@@ -286,3 +286,35 @@ def test_practice_games_are_marked_and_other_shuffles_stay_secret(tmp_path: Path
         assert manager.games[chosen["id"]].row.record["practice"] is True
         assert all(str(row.seed) not in text and str(row.agent_seed) not in text
                    for text in said)
+
+
+def test_a_worker_never_outlives_its_server(tmp_path: Path) -> None:
+    """Workers of a server stopped by kill -9 (or a shutdown that left them waiting) stayed."""
+    import subprocess
+    import sys
+
+    script = (
+        "import asyncio, os, sys\n"
+        "from bezique import Rules, State\n"
+        "from bezique.web.workers import AgentPool\n"
+        "pool = AgentPool(workers=1)\n"
+        "s = State.new_deal(Rules.preset('bezique'), seed=1)\n"
+        "obs = s.observation(s.current_player())\n"
+        "async def main():\n"
+        "    await pool.run('g', 'random', 1, obs)\n"
+        "    loop = asyncio.get_running_loop()\n"
+        "    print(await loop.run_in_executor(pool._pool(), os.getpid), flush=True)\n"
+        "asyncio.run(main())\n"
+        "os._exit(0)\n"  # no shutdown at all, as after kill -9
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    worker = int(done.stdout.split()[-1])
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    pytest.fail(f"worker {worker} outlived its server")

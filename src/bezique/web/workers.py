@@ -15,6 +15,8 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from ..agents import make_agent
@@ -36,9 +38,18 @@ def think(spec: str, seed: int, obs: Observation) -> str:
     return make_agent(spec, seed=seed).act(obs)
 
 
-def _lower_priority() -> None:  # pragma: no cover - runs in the worker processes
+def _start_worker(server: int) -> None:  # pragma: no cover - runs in the worker processes
+    """Lower the worker's priority, and end it when the server process is gone (however it
+    ended: a worker must never outlive its server)."""
     with contextlib.suppress(OSError):
         os.nice(NICE)
+
+    def watch() -> None:
+        while os.getppid() == server:  # a spawned worker's parent is the server
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="server-watch").start()
 
 
 def default_workers() -> int:
@@ -63,10 +74,11 @@ class AgentPool:
             if self.workers == 0:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="agent")
             else:
-                ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["bezique.web.workers"])
+                # spawned, not forked: a fork of the server would copy its threads' locks
+                ctx = multiprocessing.get_context("spawn")
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx,
-                                                     initializer=_lower_priority)
+                                                     initializer=_start_worker,
+                                                     initargs=(os.getpid(),))
         return self._executor
 
     async def run(self, game_id: str, spec: str, seed: int, obs: Observation,
@@ -95,7 +107,8 @@ class AgentPool:
             self.pending -= 1
 
     def close(self) -> None:
-        """Stop the workers (the server is shutting down)."""
+        """Stop the workers (the server is shutting down): the waiting jobs are dropped, the
+        running ones finish."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
