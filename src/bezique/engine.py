@@ -36,7 +36,6 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
 
 from .agents import Agent, agent_names, make_agent
-from .agents.base import require_agent_variant
 from .agents.levels import DEFAULT_LEVEL, level_spec
 from .cards import card_name, card_of, make_card, parse_card, rank_of, suit_of
 from .errors import BeziqueError, ProtocolError
@@ -336,7 +335,6 @@ class Engine:
     def _start(self, req: dict[str, Any]) -> tuple[Position, EngineStart]:
         r = check(EngineStart, req)
         rules = Rules.from_options(r.variant, r.options or {})
-        require_agent_variant(rules)
         cards = tuple(_card(c, "'hand'") for c in r.hand)
         turnup = _card(r.turnup, "'turnup'")
         spec = r.agent if r.agent is not None else (self.agent_spec or level_spec(DEFAULT_LEVEL))

@@ -44,6 +44,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
+from .agents.base import require_agent_variant
 from .agents.levels import DEFAULT_LEVEL
 from .errors import BeziqueError, ProtocolError, RecordError, RequestError
 from .rules import Rules
@@ -200,6 +201,26 @@ class RecordIn(_Model):
     practice: StrictBool = Field(False, description="'practice' must be true or false")
     _rules: Rules | None = PrivateAttr(None)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _dealers(cls, data: Any) -> Any:
+        """Each deal's dealer is a seat of the variant (checked first, so that ``1.0`` gets
+        the variant's own seats in its message)."""
+        if not isinstance(data, dict) or not isinstance(data.get("deals"), list):
+            return data
+        try:
+            n = Rules.from_options(data.get("variant", "bezique"),
+                                   data.get("options") or {}).nplayers
+        except Exception:  # the fields' own checks will say what is wrong
+            return data
+        seats = " or ".join(str(k) for k in range(n))
+        for i, d in enumerate(data["deals"][:MAX_DEALS]):
+            dealer = d.get("dealer", 1) if isinstance(d, dict) else 1
+            if type(dealer) is not int or not 0 <= dealer < n:
+                raise RecordError(f"deal {i + 1}: 'dealer' must be {seats} (not "
+                                  f"{short(dealer)})")
+        return data
+
     @model_validator(mode="after")
     def _fits_the_rules(self) -> RecordIn:
         try:
@@ -209,9 +230,6 @@ class RecordIn(_Model):
         n = rules.nplayers
         for i, d in enumerate(self.deals):
             where = f"deal {i + 1}"
-            if d.dealer >= n:
-                raise RecordError(f"{where}: 'dealer' must be "
-                                  f"{' or '.join(str(k) for k in range(n))}")
             if len(d.hands) != n:
                 raise RecordError(f"{where}: 'hands' must be a list of {n} hands")
             if rules.turnup and d.turnup is None:
@@ -275,6 +293,23 @@ class EngineStart(_Model):
     draws: list[CardName] = Field(default_factory=list, max_length=MAX_CARDS,
                                   description="'draws' must be the list of cards you drew, "
                                               "one per pass")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _variant_first(cls, data: Any) -> Any:
+        """A variant the agents cannot play is said first, whatever else is wrong."""
+        if not isinstance(data, dict):
+            return data
+        variant, options = data.get("variant", "bezique"), data.get("options") or {}
+        if isinstance(variant, str) and len(variant) <= 64 and isinstance(options, dict):
+            try:
+                rules = Rules.from_options(variant, options)
+            except BeziqueError:
+                raise
+            except Exception:  # the fields' own checks will say what is wrong
+                return data
+            require_agent_variant(rules)
+        return data
 
 
 class EngineGo(_Model):
