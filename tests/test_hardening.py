@@ -174,3 +174,93 @@ def test_the_engine_refuses_float_seats_and_dealers(field: str) -> None:
     answer = json.loads(done.stdout.decode().splitlines()[0])
     assert answer["ok"] is False and field in answer["error"]
     assert "internal error" not in answer["error"]
+
+
+# ---------------------------------------------------------------- one schema; the go time limit
+
+
+def _new(seat: int = 0, **extra: Any) -> str:
+    request = {"cmd": "new", "seat": seat, "dealer": 1, "turnup": "JD",
+               "hand": ["9D", "QD", "AH", "KS", "7S", "8C", "TD", "AS"], **extra}
+    return json.dumps(request)
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("dealer", 1.0), ("dealer", True), ("dealer", "1"), ("dealer", 2), ("hands", "AS KS"),
+    ("actions", ["pass", 3]), ("stock", None), ("turnup", 7)])
+def test_every_field_of_a_record_is_checked_by_type_and_range(field: str, value: Any) -> None:
+    """'dealer': 1.0 in a record gave a TypeError traceback in replay, solve and resume."""
+    record = Game(Rules.preset("bezique"), seed=1).to_record()
+    record["deals"][0][field] = value
+    with pytest.raises(RecordError) as e:
+        parse_record(record)
+    assert f"'{field}'" in str(e.value) and str(e.value).startswith("deal 1: ")
+    assert "\n" not in str(e.value) and len(str(e.value)) < 200
+
+
+def test_a_record_with_a_float_dealer_is_one_line_in_replay(tmp_path: Path) -> None:
+    record = Game(Rules.preset("bezique"), seed=1).to_record()
+    record["deals"][0]["dealer"] = 1.0
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    done = _run("replay", str(path), "--json")
+    assert done.returncode == 2 and done.stderr.decode().count("\n") == 1
+    assert b"'dealer'" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_a_bad_value_is_echoed_only_in_part() -> None:
+    with pytest.raises(RecordError) as e:
+        parse_record({"variant": "x" * 1_000_000, "deals": []})
+    assert len(str(e.value)) < 200
+
+
+@pytest.mark.parametrize("extra", [{"totals": [0.0, 0]}, {"seed": 1.5}, {"agent": ["random"]},
+                                   {"options": {"target": [1]}}, {"hand": "AS"},
+                                   {"actions": [[0.0, "play AS"]]}, {"draws": [1]}])
+def test_every_field_of_an_engine_request_is_checked(extra: dict[str, Any]) -> None:
+    from bezique.engine import Engine
+
+    answer = Engine().handle(_new(**extra))
+    assert answer["ok"] is False and "internal error" not in answer["error"]
+    field = next(iter(extra))
+    assert f"'{'target' if field == 'options' else field}'" in answer["error"]
+
+
+@pytest.mark.parametrize("option", ["samples=100000000", "extend=1000000", "horizon=1000000",
+                                    "ms=1e12"])
+def test_search_options_are_bounded(option: str) -> None:
+    with pytest.raises(OptionError, match=r"from|up to"):
+        make_agent(f"search:{option}")
+
+
+def test_every_go_answers_within_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """agent "search:samples=5000" then go gave no answer for 30 s+."""
+    import time
+
+    from bezique import engine as engine_module
+
+    e = engine_module.Engine()
+    assert e.handle(_new(seat=0, agent="search:samples=5000,extend=20"))["ok"]
+    status = e.handle('{"cmd": "status"}')
+    assert status["to_act"] == 0  # the non-dealer leads
+    t0 = time.perf_counter()
+    answer = e.handle('{"cmd": "go", "budget_ms": 300}')
+    assert answer["ok"] and time.perf_counter() - t0 < 1.5
+    monkeypatch.setattr(engine_module, "GO_MS", 300.0)  # the limit of a go without budget
+    t0 = time.perf_counter()
+    answer = e.handle('{"cmd": "go"}')
+    assert answer["ok"] and time.perf_counter() - t0 < 1.5 and "note" not in answer
+    # an agent that does not bound itself gets the heuristic's move in its place
+    class Stuck:
+        name = "stuck"
+
+        def act(self, obs: object) -> str:
+            time.sleep(3)
+            return "pass"
+
+    e.agent = Stuck()
+    t0 = time.perf_counter()
+    answer = e.handle('{"cmd": "go"}')
+    assert answer["ok"] and "heuristic" in answer["note"] and time.perf_counter() - t0 < 1.5
+    assert answer["action"] in status["legal"]
+    assert e.handle('{"cmd": "go", "budget_ms": 1e9}')["ok"] is False

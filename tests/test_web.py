@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
+import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -38,6 +38,7 @@ ALLOWED_KEYS = {
     "trump", "dealer", "turn", "phase", "your_turn", "stock", "turnup", "end_phase", "hand",
     "opponent_hidden", "opponent_known", "table", "melds", "trick", "last_trick",
     "tricks_played", "scores", "brisques", "melds_available", "specials", "legal", "log", "drew",
+    "hint_action",
     # nested
     "card", "name", "cards", "points", "intact", "seat", "leader", "lead", "follow",
 }
@@ -240,7 +241,13 @@ def test_whole_game_against_the_computer_with_hint_and_undo(tmp_path: Path,
         assert result["game"]["winner"] == final["game"]["winner"]
         assert len(rec.json()["deals"]) == deals == len(live.game.deals) + 1
         # the record kept action by action is the engine's own record of the game
-        assert live.row.record == live.game.to_record() == live.record()
+        # (a chosen deal number makes it a practice game, and the record says so)
+        assert live.row.record == {**live.game.to_record(), "practice": True} == live.record()
+        assert rec.json()["practice"] is True
+        # the text stored (finished deals' text kept between saves) is the same record
+        assert json.loads(live.record_text()) == live.record()
+        stored = client.app.state.manager.store.load(g["id"])  # type: ignore[attr-defined]
+        assert stored.record == live.record()
     assert scan.checked > 50 and not scan.problems, scan.problems[:5]
 
 

@@ -190,7 +190,7 @@ def _step(page: Any, seen: dict[str, int]) -> None:
 
 def test_friend_waits_then_a_whole_game_ends_with_its_deals_and_play_again(
         site: str, browser: Any) -> None:
-    import httpx2 as httpx
+    import httpx
 
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     errors: list[str] = []

@@ -19,7 +19,7 @@ one line with ``ok``.  A bad line gets ``{"ok": false, "error": "..."}`` and the
 >>> e.handle('{"cmd": "go"}')["action"].startswith("play ")
 True
 >>> e.handle('not json')
-{'ok': False, 'error': 'not JSON (Expecting value at column 1)'}
+{'ok': False, 'error': 'a request must be JSON (Expecting value at line 1 column 1)'}
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -35,20 +36,20 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
 
 from .agents import Agent, agent_names, make_agent
-from .agents.base import require_agent_variant
 from .agents.levels import DEFAULT_LEVEL, level_spec
 from .cards import card_name, card_of, make_card, parse_card, rank_of, suit_of
-from .errors import BeziqueError
+from .errors import BeziqueError, ProtocolError
 from .observation import Observation
 from .rules import Rules
+from .schema import EngineGo, EngineStart, StepIn, check, parse_json, short
 from .state import State
 
+__all__ = ["COMMANDS", "Engine", "Position", "ProtocolError", "Step", "build_world", "run"]
+
 PROTOCOL_VERSION = 1
+GO_MS = 10_000.0  # the time limit of a 'go' without 'budget_ms' (at most MAX_GO_MS with one)
+GO_GRACE = 1.5  # how far past its limit an agent may run before its move is replaced
 COMMANDS = ("hello", "new", "action", "position", "status", "go", "quit")
-
-
-class ProtocolError(BeziqueError):
-    """A request the engine cannot act on; its message goes back in ``error``."""
 
 
 def _package_version() -> str:
@@ -93,7 +94,7 @@ class Position:
 
 def _card(value: Any, what: str) -> int:
     if not isinstance(value, str):
-        raise ProtocolError(f"{what} must be a card name such as \"QS\", not {value!r}")
+        raise ProtocolError(f"{what} must be a card name such as \"QS\", not {short(value)}")
     try:
         return parse_card(value)
     except ValueError as e:
@@ -310,17 +311,12 @@ class Engine:
     def handle(self, line: str) -> dict[str, Any]:
         """Answer one request line; never raises for bad input."""
         try:
-            try:
-                req = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ProtocolError(f"not JSON ({e.msg} at column {e.colno})") from None
-            except (ValueError, RecursionError) as e:  # a number too long, nesting too deep
-                raise ProtocolError(f"not usable JSON ({str(e).split(':')[0]})") from None
+            req = parse_json(line, ProtocolError, "a request must be JSON")
             if not isinstance(req, dict):
                 raise ProtocolError("a request must be a JSON object with a 'cmd'")
             cmd = req.get("cmd")
             if not isinstance(cmd, str) or cmd not in COMMANDS:
-                raise ProtocolError(f"unknown cmd {cmd!r} (known: {', '.join(COMMANDS)})")
+                raise ProtocolError(f"unknown cmd {short(cmd)} (known: {', '.join(COMMANDS)})")
             self._pending = None
             answer: dict[str, Any] = getattr(self, "cmd_" + cmd)(req)
             return answer
@@ -336,46 +332,19 @@ class Engine:
                 "default_agent": level_spec(DEFAULT_LEVEL), "variants": ["bezique", "binocle"],
                 "commands": list(COMMANDS)}
 
-    def _start(self, req: dict[str, Any]) -> Position:
-        variant = req.get("variant", "bezique")
-        if not isinstance(variant, str):
-            raise ProtocolError("'variant' must be a string")
-        options = req.get("options", {}) or {}
-        if not isinstance(options, dict):
-            raise ProtocolError("'options' must be an object of rule options")
-        rules = Rules.from_options(variant, options)
-        require_agent_variant(rules)
-        seat = req.get("seat")
-        if type(seat) is not int or seat not in (0, 1):
-            raise ProtocolError("'seat' must be 0 or 1 (the seat the engine plays)")
-        dealer = req.get("dealer", 1)
-        if type(dealer) is not int or dealer not in (0, 1):
-            raise ProtocolError("'dealer' must be 0 or 1")
-        hand = req.get("hand")
-        if not isinstance(hand, list):
-            raise ProtocolError(f"'hand' must be the list of the {rules.hand_size} cards "
-                                "you were dealt")
-        cards = tuple(_card(c, "'hand'") for c in hand)
-        if "turnup" not in req:
-            raise ProtocolError("'turnup' is missing (the card turned up for trumps)")
-        turnup = _card(req["turnup"], "'turnup'")
-        totals = req.get("totals", [0, 0])
-        if (not isinstance(totals, list) or len(totals) != 2
-                or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0
-                           for t in totals)):
-            raise ProtocolError("'totals' must be the two game totals before this deal, "
-                                "e.g. [0, 0]")
-        seed = req.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ProtocolError("'seed' must be a whole number")
-        spec = req.get("agent", self.agent_spec or level_spec(DEFAULT_LEVEL))
-        if not isinstance(spec, str):
-            raise ProtocolError("'agent' must be an agent spec such as \"heuristic\"")
-        if spec != self.agent_spec or "seed" in req or self.agent is None:
-            self._pending = (make_agent(spec, seed=seed), spec)
+    def _start(self, req: dict[str, Any]) -> tuple[Position, EngineStart]:
+        r = check(EngineStart, req)
+        rules = Rules.from_options(r.variant, r.options or {})
+        cards = tuple(_card(c, "'hand'") for c in r.hand)
+        turnup = _card(r.turnup, "'turnup'")
+        spec = r.agent if r.agent is not None else (self.agent_spec or level_spec(DEFAULT_LEVEL))
+        if spec != self.agent_spec or "seed" in r.model_fields_set or self.agent is None:
+            self._pending = (make_agent(spec, seed=r.seed), spec)
         else:
             self._pending = (self.agent, spec)
-        return Position(rules, seat, dealer, cards, turnup, (totals[0], totals[1]), seed=seed)
+        pos = Position(rules, r.seat, r.dealer, cards, turnup, (r.totals[0], r.totals[1]),
+                       seed=r.seed)
+        return pos, r
 
     def _set(self, pos: Position) -> dict[str, Any]:
         """Take ``pos`` (and the agent ``new``/``position`` named) if a world fits it."""
@@ -392,18 +361,13 @@ class Engine:
 
     def cmd_new(self, req: dict[str, Any]) -> dict[str, Any]:
         """Start a deal: rules, seat, dealer, dealt hand, turn-up, totals, agent."""
-        return self._set(self._start(req))
+        return self._set(self._start(req)[0])
 
     def cmd_position(self, req: dict[str, Any]) -> dict[str, Any]:
         """A whole position at once: as ``new`` plus ``actions`` and ``draws``."""
-        pos = self._start(req)
-        acts = req.get("actions", [])
-        if not isinstance(acts, list):
-            raise ProtocolError("'actions' must be a list of action texts")
-        steps = [self._step(a, f"actions[{i}]") for i, a in enumerate(acts)]
-        draws = req.get("draws", [])
-        if not isinstance(draws, list):
-            raise ProtocolError("'draws' must be the list of cards you drew, one per pass")
+        pos, r = self._start(req)
+        steps = [self._step(a) for a in r.actions]
+        draws = r.draws
         cards = [_card(d, f"draws[{i}]") for i, d in enumerate(draws)]
         for i, st in enumerate(steps):  # the draws go to the passes in order
             if cards and st.draw is None and st.text.strip().lower() in ("pass", "draw"):
@@ -414,35 +378,20 @@ class Engine:
         return self._set(pos)
 
     @staticmethod
-    def _step(a: Any, what: str) -> Step:
+    def _step(a: str | tuple[int, str] | StepIn) -> Step:
         """An action given as text, ``[player, text]`` or an object like ``cmd action``'s."""
         if isinstance(a, str):
             return Step(a)
-        if (isinstance(a, list) and len(a) == 2 and type(a[0]) is int and a[0] in (0, 1)
-                and not isinstance(a[0], bool) and isinstance(a[1], str)):
-            return Step(a[1], int(a[0]))
-        if isinstance(a, dict):
-            text = a.get("action")
-            if not isinstance(text, str):
-                raise ProtocolError(f"{what}: 'action' must be an action text such as "
-                                    "\"play QS\"")
-            player = a.get("player")
-            if player is not None and (type(player) is not int or player not in (0, 1)):
-                raise ProtocolError(f"{what}: 'player' must be 0 or 1")
-            draw = _card(a["draw"], f"{what}: 'draw'") if a.get("draw") is not None else None
-            points = a.get("points")
-            if points is not None and (not isinstance(points, int) or isinstance(points, bool)
-                                       or points < 0):
-                raise ProtocolError(f"{what}: 'points' must be a whole number")
-            return Step(text, player, draw, points)
-        raise ProtocolError(f"{what} must be an action text, [player, text] or an object "
-                            "with 'action'")
+        if isinstance(a, tuple):
+            return Step(a[1], a[0])
+        draw = _card(a.draw, "'draw'") if a.draw is not None else None
+        return Step(a.action, a.player, draw, a.points)
 
     def cmd_action(self, req: dict[str, Any]) -> dict[str, Any]:
         """One more action (by either player); a ``pass`` carries the card this seat drew."""
         if self.position is None:
             raise ProtocolError("no deal: send 'new' or 'position' first")
-        step = self._step(req, "this action")
+        step = self._step(check(StepIn, req))
         old = self.position
         return self._set(dataclasses.replace(old, actions=[*old.actions, step]))
 
@@ -471,22 +420,50 @@ class Engine:
         if not obs.my_turn:
             raise ProtocolError(f"it is player {obs.turn}'s turn, not the engine's "
                                 f"(seat {obs.seat})")
-        budget = req.get("budget_ms")
-        if budget is not None and (not isinstance(budget, int | float)
-                                   or isinstance(budget, bool) or budget <= 0):
-            raise ProtocolError("'budget_ms' must be a positive number of milliseconds")
+        budget = check(EngineGo, req).budget_ms
+        limit = float(budget) if budget is not None else GO_MS
         setter = getattr(self.agent, "set_budget", None)
         if budget is not None and callable(setter):
             setter(float(budget))
         t0 = time.perf_counter()
-        action = self.agent.act(obs)
+        action, late = self._think(obs, limit)
         ms = (time.perf_counter() - t0) * 1000
         try:
             self.state.clone().apply(action)
         except BeziqueError as e:  # pragma: no cover - an agent's bug
             raise ProtocolError(f"the agent chose {action!r}, which is refused: {e}") from None
-        return {"ok": True, "action": action, "ms": round(ms, 1)}
+        answer: dict[str, Any] = {"ok": True, "action": action, "ms": round(ms, 1)}
+        if late:
+            answer["note"] = (f"the agent did not answer within {limit:.0f} ms: this is the "
+                              "heuristic's move")
+        return answer
 
+    def _think(self, obs: Observation, limit_ms: float) -> tuple[str, bool]:
+        """The agent's action within about ``limit_ms`` (an agent that can bounds its own
+        thinking; one that overruns is replaced by the heuristic's move, and by a fresh copy
+        of itself for the next ``go``); whether it ran out of time."""
+        agent = self.agent
+        assert agent is not None
+        limiter = getattr(agent, "set_time_limit", None)
+        if callable(limiter):
+            limiter(limit_ms)
+        box: list[str | BaseException] = []
+
+        def work() -> None:
+            try:
+                box.append(agent.act(obs))
+            except BaseException as e:  # handed to the session's thread
+                box.append(e)
+
+        worker = threading.Thread(target=work, daemon=True, name="engine-go")
+        worker.start()
+        worker.join(limit_ms / 1000.0 * GO_GRACE + 0.25)
+        if box:
+            if isinstance(box[0], BaseException):
+                raise box[0]
+            return box[0], False
+        self.agent = make_agent(self.agent_spec, seed=random.getrandbits(62))
+        return make_agent("heuristic").act(obs), True
     def cmd_quit(self, req: dict[str, Any]) -> dict[str, Any]:
         """End the session."""
         self.finished = True

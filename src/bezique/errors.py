@@ -17,3 +17,11 @@ class OptionError(BeziqueError):
 
 class RecordError(BeziqueError):
     """A game record that cannot be read or describes an impossible deal."""
+
+
+class ProtocolError(BeziqueError):
+    """An engine-protocol request the engine cannot act on; its message goes back in ``error``."""
+
+
+class RequestError(BeziqueError):
+    """A web request whose body or message has the wrong form."""

@@ -19,7 +19,6 @@ that ``bezique replay FILE --json`` prints; its keys are a contract other progra
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,13 +27,13 @@ from typing import Any
 from .cards import card_name
 from .errors import BeziqueError, RecordError
 from .rules import Rules
+from .schema import MAX_ACTIONS, MAX_DEALS, RecordIn, check, cut, parse_json
 from .state import State
 
-# Bounds on what can be a game: refused at once, before any replay (the longest deal, eight
-# packs, has fewer than 1,000 actions).
-MAX_DEALS = 1000
-MAX_ACTIONS = 4000
-MAX_BYTES = 20_000_000
+__all__ = ["MAX_ACTIONS", "MAX_BYTES", "MAX_DEALS", "Record", "game_record", "load_record",
+           "parse_record", "replay", "states_from_record"]
+
+MAX_BYTES = 20_000_000  # a record file (the bounds on deals and actions: bezique.schema)
 
 
 def deal_record(state: State) -> dict[str, Any]:
@@ -48,13 +47,16 @@ def deal_record(state: State) -> dict[str, Any]:
     }
 
 
-def game_record(rules: Rules, deals: Sequence[State]) -> dict[str, Any]:
-    """A whole game as a record."""
-    return {
+def game_record(rules: Rules, deals: Sequence[State], practice: bool = False) -> dict[str, Any]:
+    """A whole game as a record; a practice game (a chosen deal number) says so."""
+    out: dict[str, Any] = {
         "variant": rules.variant,
         "options": rules.options(),
         "deals": [deal_record(s) for s in deals],
     }
+    if practice:
+        out["practice"] = True
+    return out
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class Record:
 
     rules: Rules
     deals: tuple[DealSpec, ...]
+    practice: bool = False  # a game with a chosen deal number (its shuffle was not secret)
 
     def start(self, index: int, totals: Sequence[int] | None = None) -> State:
         """The state at the start of deal ``index``, with the given game totals."""
@@ -81,85 +84,32 @@ class Record:
         return State.from_cards(self.rules, d.hands, d.turnup, d.stock, d.dealer, totals)
 
 
-def _str_list(value: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise RecordError(f"{what} must be a list of card names")
-    return tuple(value)
-
-
 def parse_record(data: Any) -> Record:
-    """Check a decoded JSON record; raise :class:`RecordError` with a one-line reason."""
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object with 'variant' and 'deals'")
-    variant = data.get("variant", "bezique")
-    if not isinstance(variant, str):
-        raise RecordError("'variant' must be a string")
-    options = data.get("options", {})
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise RecordError("'options' must be an object")
-    try:
-        rules = Rules.from_options(variant, options)
-    except BeziqueError as e:
-        raise RecordError(str(e)) from None
-    deals_in = data.get("deals")
-    if not isinstance(deals_in, list) or not deals_in:
-        raise RecordError("a record needs a non-empty list 'deals'")
-    if len(deals_in) > MAX_DEALS:
-        raise RecordError(f"a record holds at most {MAX_DEALS} deals, not {len(deals_in)}")
+    """Check a decoded JSON record (:class:`bezique.schema.RecordIn`, then that each deal is
+    exactly the pack); raise :class:`RecordError` with a one-line reason."""
+    rec = check(RecordIn, data)
     deals = []
-    for i, d in enumerate(deals_in):
-        where = f"deal {i + 1}"
-        if not isinstance(d, dict):
-            raise RecordError(f"{where} must be an object")
-        n = rules.nplayers
-        dealer = d.get("dealer", 1)
-        if type(dealer) is not int or not 0 <= dealer < n:
-            seats = " or ".join(str(k) for k in range(n))
-            raise RecordError(f"{where}: 'dealer' must be {seats}")
-        hands = d.get("hands")
-        if not isinstance(hands, list) or len(hands) != n:
-            raise RecordError(f"{where}: 'hands' must be a list of {n} hands")
-        hs = tuple(_str_list(h, f"{where}: hand {j}") for j, h in enumerate(hands))
-        turnup = d.get("turnup")
-        if rules.turnup and not isinstance(turnup, str):
-            raise RecordError(f"{where}: 'turnup' must be a card name")
-        if not rules.turnup and turnup is not None:
-            raise RecordError(f"{where}: 'turnup' must be null: {rules.variant} has no turn-up")
-        stock = _str_list(d.get("stock"), f"{where}: 'stock'")
-        acts = d.get("actions", [])
-        if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
-            raise RecordError(f"{where}: 'actions' must be a list of strings")
-        if len(acts) > MAX_ACTIONS:
-            raise RecordError(f"{where}: a deal has at most {MAX_ACTIONS} actions, not {len(acts)}")
-        spec = DealSpec(dealer, hs, turnup, stock, tuple(acts))
+    for i, d in enumerate(rec.deals):
+        hands = tuple(tuple(h) for h in d.hands)
+        spec = DealSpec(d.dealer, hands, d.turnup, tuple(d.stock), tuple(d.actions))
         try:
-            State.from_cards(rules, hs, turnup, stock, dealer)
+            State.from_cards(rec.rules, hands, d.turnup, spec.stock, d.dealer)
         except RecordError as e:
-            raise RecordError(f"{where}: {e}") from None
+            raise RecordError(f"deal {i + 1}: {e}") from None
         deals.append(spec)
-    return Record(rules, tuple(deals))
+    return Record(rec.rules, tuple(deals), rec.practice)
 
 
 def load_record(path: str | Path) -> Record:
     """Read and check a record file; :class:`RecordError` if it cannot be read or is impossible."""
+    name = cut(str(path))
     try:
         if Path(path).stat().st_size > MAX_BYTES:
-            raise RecordError(f"{str(path)[:80]} is over {MAX_BYTES // 1_000_000} MB: not a record")
-        text = Path(path).read_text(encoding="utf-8")
+            raise RecordError(f"{name} is over {MAX_BYTES // 1_000_000} MB: not a record")
+        raw = Path(path).read_bytes()
     except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path} is not valid JSON (line {e.lineno}: {e.msg})") from None
-    except (ValueError, RecursionError) as e:  # a number too long, nesting too deep
-        first = str(e).split(":")[0]
-        raise RecordError(f"{path} is not a usable JSON record ({first})") from None
-    return parse_record(data)
+        raise RecordError(f"cannot read {name}: {e.strerror or e}") from None
+    return parse_record(parse_json(raw, RecordError, f"{name} is not valid JSON"))
 
 
 @dataclass

@@ -33,6 +33,10 @@ solved exactly; ``ms``: think about this many milliseconds a decision instead of
 of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``;
 with a time budget there is no extension: the worlds are already as many as fit);
 ``extend`` and ``extend_below`` as above (``extend=1``: no extension).
+:meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
+on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
+Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON`,
+:data:`MAX_MS`).
 """
 
 from __future__ import annotations
@@ -216,6 +220,9 @@ _bits = bit_list
 
 
 MAX_SAMPLES = 5000  # worlds per decision: level 5 uses 400; more would stall a session
+MAX_EXTEND = 20  # times the worlds of a close call
+MAX_HORIZON = 40  # tricks a rollout plays before the evaluation
+MAX_MS = 600_000.0  # milliseconds of a time budget
 
 
 class SearchAgent:
@@ -238,8 +245,9 @@ class SearchAgent:
             raise OptionError(f"evaluation must be learned or simple, not {evaluation!r}")
         self.rng = random.Random(seed)
         self.samples = samples
-        if not isinstance(horizon, int) or horizon < 0:
-            raise OptionError(f"horizon must be a whole number of tricks, not {horizon!r}")
+        if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
+            raise OptionError(f"horizon must be a whole number of tricks from 0 to "
+                              f"{MAX_HORIZON}, not {horizon!r:.40}")
         self.horizon = horizon
         self.full_below = full_below
         self.prior = float(prior)
@@ -250,12 +258,14 @@ class SearchAgent:
         if not 0.0 <= float(model) < 1.0:
             raise OptionError(f"model must be at least 0 and below 1, not {model!r}")
         self.model = float(model)
-        if not isinstance(extend, int) or extend < 1:
-            raise OptionError(f"extend must be a positive whole number, not {extend!r}")
+        if not isinstance(extend, int) or not 1 <= extend <= MAX_EXTEND:
+            raise OptionError(f"extend must be a whole number from 1 to {MAX_EXTEND}, not "
+                              f"{extend!r:.40}")
         self.extend = extend
         self.extend_below = int(extend_below)
         self.ms = 0.0
         self.set_budget(ms)
+        self.limit = 0.0  # seconds any decision may take (0: no limit)
         self.last_worlds = 0  # worlds sampled for the last decision that needed any
         self.policy = HeuristicPolicy(solver_cards=0,
                                       params=TUNED if rollout == "tuned" else None)
@@ -266,9 +276,15 @@ class SearchAgent:
     def set_budget(self, ms: float) -> None:
         """Think for about ``ms`` milliseconds a decision: sample worlds until the time is up
         (at least two) instead of a fixed number; 0 goes back to ``samples`` worlds."""
-        if isinstance(ms, bool) or not isinstance(ms, int | float) or ms < 0:
-            raise OptionError(f"ms must be a number of milliseconds, not {ms!r}")
+        if isinstance(ms, bool) or not isinstance(ms, int | float) or not 0 <= ms <= MAX_MS:
+            raise OptionError(f"ms must be a number of milliseconds up to {MAX_MS:.0f}, not "
+                              f"{ms!r:.40}")
         self.ms = float(ms)
+
+    def set_time_limit(self, ms: float) -> None:
+        """Never think much longer than ``ms`` milliseconds a decision, whatever the number of
+        worlds (0: no limit)."""
+        self.limit = max(0.0, float(ms)) / 1000.0
 
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
@@ -300,7 +316,11 @@ class SearchAgent:
         horizon = 0 if obs.stock < self.full_below else self.horizon
         first: State | None = None
         # with a time budget: as many worlds as fit in it (the rest of the work is small)
-        deadline = time.perf_counter() + 0.85 * self.ms / 1000.0 if self.ms else 0.0
+        start = time.perf_counter()
+        deadline = start + 0.85 * self.ms / 1000.0 if self.ms else 0.0
+        stop = start + 0.85 * self.limit if self.limit else 0.0  # the hard limit
+        if stop and (not deadline or stop < deadline):
+            deadline = stop
         count = _MAX_WORLDS if self.ms else self.samples
         for i in range(count):
             if deadline and i >= 2 and time.perf_counter() > deadline:
@@ -323,6 +343,8 @@ class SearchAgent:
         if not self.ms and obs.stock < self.extend_below:
             most = self.extend * self.samples
             while self.last_worlds < most:
+                if stop and time.perf_counter() > stop:
+                    break
                 means = _means(values)
                 rival = _rival({t: m for t, m in means.items()
                                 if len(values[t]) == self.last_worlds}, pick)

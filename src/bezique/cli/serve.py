@@ -22,7 +22,12 @@ from .common import fail
 @click.option("--public-url", default=None, metavar="URL",
               help="The address others open to reach this server (e.g. http://my-host:8000); "
                    "used for invitation links.")
-def serve(host: str, port: int, db: str | None, delay: float, public_url: str | None) -> None:
+@click.option("--games-per-minute", type=click.FloatRange(0), default=20, show_default=True,
+              help="New games one client address may create a minute (0: no limit).")
+@click.option("--workers", type=click.IntRange(0, 64), default=None,
+              help="Processes the computer thinks in (default: one per core but one).")
+def serve(host: str, port: int, db: str | None, delay: float, public_url: str | None,
+          games_per_minute: float, workers: int | None) -> None:
     """Play in the browser against the computer or a friend."""
     import sqlite3
 
@@ -33,7 +38,8 @@ def serve(host: str, port: int, db: str | None, delay: float, public_url: str | 
 
     path = db or str(default_db_path())
     try:
-        app = create_app(path, computer_delay=delay, public_url=public_url, host=host)
+        app = create_app(path, computer_delay=delay, public_url=public_url, host=host,
+                         games_per_minute=games_per_minute, workers=workers)
     except (OSError, sqlite3.Error) as e:
         fail(f"cannot open the database {path}: {e}")
     if public_url is not None and not public_url.startswith(("http://", "https://")):

@@ -6,16 +6,19 @@ message to a seat is built from that seat's :class:`~bezique.observation.Observa
 (:mod:`bezique.web.views`), so the other hand and the stock never leave the server.  Every action
 is stored (SQLite, as the game's record) before it is acknowledged, and a per-game
 :class:`asyncio.Lock` applies concurrent actions one at a time (:mod:`bezique.web.manager`).
-This module reads requests, checks their size and form, and hands them on.
+This module reads requests, checks their size and their form (by the one schema,
+:mod:`bezique.schema`: every refusal is a JSON error, never a 500 or a dropped socket), limits
+how fast one client creates games, and hands them on.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -23,13 +26,17 @@ from starlette.requests import ClientDisconnect
 
 from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
 from ..cards import RANKS, SUITS
+from ..errors import BeziqueError, RequestError
+from ..schema import WebCreate, WebJoin, WebMessage, WebMine, WebToken, check, parse_json
 from .info import add_info_routes
+from .limits import GAMES_PER_MINUTE, RateLimit
 from .live import COMPUTER, FRIEND, Refusal
 from .manager import Manager
 from .replay import finished_record, replay_frames
 from .store import Store
 from .svg import back_svg, card_svg, suit_svg
 from .views import seat_view
+from .workers import AgentPool
 
 MAX_MESSAGE = 4096  # bytes of one client message (WebSocket frame or request body)
 # Everything the page loads comes from this server (no CDN, no outside assets).
@@ -48,10 +55,28 @@ STATIC_FILES = ("app.js", "pages.js", "motion.js", "teach.js", "style.css", "ind
 
 
 def _error(e: Refusal) -> JSONResponse:
-    return JSONResponse({"error": e.message}, status_code=e.status)
+    # busy (503) and too many games (429) may be asked again: say when
+    retry = {503: "1", 429: "60"}.get(e.status)
+    return JSONResponse({"error": e.message}, status_code=e.status,
+                        headers={"Retry-After": retry} if retry else None)
 
 
-async def _body(request: Request) -> Any:
+F = TypeVar("F", WebCreate, WebJoin, WebMessage, WebMine, WebToken)
+
+
+def _form(model: type[F], data: Any) -> F:
+    """``data`` checked by the schema; a refusal (400) with its one-line reason if wrong."""
+    try:
+        return check(model, data)
+    except BeziqueError as e:
+        raise Refusal(str(e)) from None
+
+
+async def _body(request: Request, model: type[F]) -> F:
+    return _form(model, await _json(request))
+
+
+async def _json(request: Request) -> Any:
     try:
         raw = await request.body()
     except ClientDisconnect:
@@ -59,25 +84,70 @@ async def _body(request: Request) -> Any:
     if len(raw) > MAX_MESSAGE:
         raise Refusal(f"request too large ({len(raw)} bytes; the limit is {MAX_MESSAGE})", 413)
     try:
-        return json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise Refusal("the request body must be JSON") from None
+        return parse_json(raw or b"{}", RequestError, "the request body must be JSON")
+    except RequestError as e:
+        raise Refusal(str(e)) from None
+
+
+def _message(text: str | None) -> WebMessage:
+    """A WebSocket message checked by the schema, or a refusal."""
+    if text is None:
+        raise Refusal("send messages as JSON text, not binary")
+    size = len(text.encode("utf-8", "replace"))
+    if size > MAX_MESSAGE:
+        raise Refusal(f"message too large ({size} bytes; the limit is {MAX_MESSAGE})", 413)
+    try:
+        data = parse_json(text, RequestError, 'a message must be JSON, such as {"type": '
+                                              '"action", "action": "play QS"}')
+    except RequestError as e:
+        raise Refusal(str(e)) from None
+    return _form(WebMessage, data)
+
+
+def _ref(text: str | None) -> int | str | None:
+    """The ``ref`` of a message, to echo even when the message is refused."""
+    if text is None or len(text) > MAX_MESSAGE:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    ref = data.get("ref") if isinstance(data, dict) else None
+    if isinstance(ref, bool) or not isinstance(ref, int | str) or len(str(ref)) > 64:
+        return None
+    return ref
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0,
-               public_url: str | None = None, host: str | None = None) -> FastAPI:
+               public_url: str | None = None, host: str | None = None,
+               games_per_minute: float = GAMES_PER_MINUTE, workers: int | None = None,
+               manager: Manager | None = None) -> FastAPI:
     """The ASGI app on the database ``db`` (a path, a :class:`Store`, or the default file).
 
     ``public_url`` is the address friends open (for invitation links); ``host`` the address the
-    server listens on (a loopback one gets a note on the page that others cannot reach it)."""
+    server listens on (a loopback one gets a note on the page that others cannot reach it);
+    ``games_per_minute`` how many games one client may create a minute (0: no limit);
+    ``workers`` the computer's worker processes (0: a thread; default: one per core but one);
+    ``manager`` a :class:`Manager` with other limits."""
     from .store import default_db_path
 
-    store = db if isinstance(db, Store) else Store(db if db is not None else default_db_path())
-    manager = Manager(store, computer_delay)
-    app = FastAPI(title="Bezique", docs_url=None, redoc_url=None, openapi_url=None)
+    if manager is None:
+        store = db if isinstance(db, Store) else Store(db if db is not None else
+                                                        default_db_path())
+        manager = Manager(store, computer_delay, AgentPool(workers))
+    store = manager.store
+    creating = RateLimit(games_per_minute)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        manager.pool.close()
+
+    app = FastAPI(title="Bezique", docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan)
     app.state.manager = manager
     app.state.store = store
 
@@ -137,19 +207,14 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
 
     @app.post("/api/games")
     async def create(request: Request) -> Response:
-        data = await _body(request)
-        if not isinstance(data, dict):
-            raise Refusal("the request body must be a JSON object")
-        live, token, invite = manager.create(
-            opponent=data.get("opponent", COMPUTER),
-            variant=data.get("variant", "bezique"),
-            target=data.get("target", 1000),
-            level=data.get("level", DEFAULT_LEVEL),
-            name=data.get("name", ""),
-            seed=data.get("seed"),
-        )
+        form = await _body(request, WebCreate)
+        client = request.client.host if request.client else "?"
+        if not creating.allow(client):
+            raise Refusal("too many new games from here: wait a minute and try again", 429)
+        live, token, invite = manager.create(form)
         manager.kick_computer(live)
-        out: dict[str, Any] = {"id": live.row.id, "seat": 0, "token": token}
+        out: dict[str, Any] = {"id": live.row.id, "seat": 0, "token": token,
+                               "practice": live.practice}
         if invite:
             out["invite"] = invite
             out["invite_path"] = f"/#/join/{live.row.id}/{invite}"
@@ -159,41 +224,37 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: Request) -> dict[str, Any]:
-        data = await _body(request)
-        if not isinstance(data, dict) or not isinstance(data.get("invite"), str):
-            raise Refusal("send the invitation as {\"invite\": \"...\"}")
-        live, token = await manager.join(game_id, data["invite"], data.get("name", ""))
+        form = await _body(request, WebJoin)
+        live, token = await manager.join(game_id, form.invite, form.name)
         return {"id": live.row.id, "seat": 1, "token": token}
 
     @app.post("/api/games/{game_id}/state")
     async def state(game_id: str, request: Request) -> dict[str, Any]:
-        data = await _body(request)
-        token = data.get("token", "") if isinstance(data, dict) else ""
-        live, seat = manager.seat_or_refuse(game_id, str(token))
+        form = await _body(request, WebToken)
+        live, seat = manager.seat_or_refuse(game_id, form.token)
         return seat_view(live, seat, manager.online(live))
 
     @app.post("/api/games/{game_id}/act")
     async def act(game_id: str, request: Request) -> dict[str, Any]:
-        data = await _body(request)
+        data = await _json(request)
+        # the seat first, so that a stranger learns nothing of a game from the error
         token = data.get("token", "") if isinstance(data, dict) else ""
-        live, seat = manager.seat_or_refuse(game_id, str(token))
-        return await manager.handle(live, seat, data)
+        live, seat = manager.seat_or_refuse(game_id, token if isinstance(token, str) else "")
+        return await manager.handle(live, seat, _form(WebMessage, data))
 
     @app.post("/api/mine")
     async def mine(request: Request) -> dict[str, Any]:
-        data = await _body(request)
-        tokens = data.get("games") if isinstance(data, dict) else None
-        if not isinstance(tokens, dict) or len(tokens) > 100:
-            raise Refusal("send {\"games\": {game id: token, ...}} (at most 100)")
+        form = await _body(request, WebMine)
         out = []
-        for gid, token in tokens.items():
+        for gid, token in form.games.items():
             try:
-                live, seat = manager.seat_or_refuse(str(gid), str(token))
+                live, seat = manager.seat_or_refuse(gid, token)
             except Refusal:
                 continue
             row = live.row
             out.append({"id": row.id, "seat": seat, "opponent": row.opponent,
                         "names": row.names, "created": row.created, "updated": row.updated,
+                        "practice": live.practice,
                         "waiting_for_friend": row.opponent == FRIEND
                         and row.token_hashes[1] is None, **row.summary})
         out.sort(key=lambda g: -float(g["updated"]))
@@ -225,44 +286,27 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
             await websocket.send_json({"type": "error", "message": e.message, "fatal": True})
             await websocket.close(code=4403 if e.status == 403 else 4404)
             return
-        live.conns[seat].add(websocket)
         try:
-            await manager.broadcast(live)
+            await manager.connect(live, seat, websocket)
             manager.kick_computer(live)
             while True:
                 msg = await websocket.receive()
                 if msg["type"] == "websocket.disconnect":
                     break
                 text = msg.get("text")
-                ref: Any = None
                 try:
-                    if text is None:
-                        raise Refusal("send messages as JSON text, not binary")
-                    size = len(text.encode("utf-8"))
-                    if size > MAX_MESSAGE:
-                        raise Refusal(f"message too large ({size} bytes; the limit is "
-                                      f"{MAX_MESSAGE})", 413)
-                    try:
-                        data = json.loads(text)
-                    except json.JSONDecodeError:
-                        raise Refusal("a message must be JSON, such as {\"type\": \"action\", "
-                                      "\"action\": \"play QS\"}") from None
-                    if isinstance(data, dict):
-                        ref = data.get("ref")
-                        if not isinstance(ref, int | str | None) or isinstance(ref, bool):
-                            ref = None
-                    reply = await manager.handle(live, seat, data)
+                    reply = await manager.handle(live, seat, _message(text))
                 except Refusal as e:
                     reply = {"type": "error", "message": e.message}
+                ref = _ref(text)
                 if ref is not None:
                     reply["ref"] = ref
                 await manager.send(live, seat, websocket, reply)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # gone, or closed for a newer page
             pass
         finally:
-            live.conns[seat].discard(websocket)
             with contextlib.suppress(Exception):
-                await manager.broadcast(live)
+                await manager.disconnect(live, seat, websocket)
 
-    add_info_routes(app, manager, _body)
+    add_info_routes(app, manager, _json)
     return app

@@ -6,6 +6,8 @@ open sockets and the record kept action by action), the two kinds of opponent, a
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,11 +38,15 @@ class LiveGame:
     row: GameRow
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: dict[int, set[WebSocket]] = field(default_factory=lambda: {0: set(), 1: set()})
+    # each seat's open pages, oldest first
+    conns: dict[int, dict[WebSocket, None]] = field(default_factory=lambda: {0: {}, 1: {}})
     task: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)  # when last asked for
     # the record kept up to date action by action (Game.to_record() replays every deal)
     finished: list[dict[str, Any]] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
+    # the finished deals as JSON text, with how many there were (they never change)
+    _finished_text: tuple[int, str] = field(default=(-1, ""), repr=False)
 
     def __post_init__(self) -> None:
         deals = self.row.record.get("deals") or []
@@ -51,12 +57,41 @@ class LiveGame:
             rec = self.game.to_record()
             self.finished, self.actions = rec["deals"][:-1], rec["deals"][-1]["actions"]
 
+    @property
+    def practice(self) -> bool:
+        """A practice game: its deal number was chosen, so its cards can be known."""
+        return bool(self.row.record.get("practice"))
+
+    def idle(self) -> bool:
+        """No page open, no request under way, no computer move running: it may leave memory."""
+        return (not self.conns[0] and not self.conns[1] and not self.lock.locked()
+                and (self.task is None or self.task.done()))
+
     def record(self) -> dict[str, Any]:
-        """The game as a record (RULES.md 8), the same as ``Game.to_record()``."""
+        """The game as a record (RULES.md 8), the same as ``Game.to_record()`` (and marked if
+        it is a practice game)."""
         deal = _deal_head(self.game.state)
         deal["actions"] = list(self.actions)
-        return {"variant": self.game.rules.variant, "options": self.game.rules.options(),
-                "deals": [*self.finished, deal]}
+        out: dict[str, Any] = {"variant": self.game.rules.variant,
+                               "options": self.game.rules.options(),
+                               "deals": [*self.finished, deal]}
+        if self.practice:
+            out["practice"] = True
+        return out
+
+    def record_text(self, record: dict[str, Any] | None = None) -> str:
+        """``record`` (by default :meth:`record`) as JSON text, the finished deals' text kept
+        from one call to the next (a long game's record is mostly finished deals)."""
+        rec = record if record is not None else self.record()
+        n, done = self._finished_text
+        if n != len(self.finished):
+            done = ",".join(json.dumps(d, separators=(",", ":")) for d in self.finished)
+            self._finished_text = (len(self.finished), done)
+        head = {"variant": rec["variant"], "options": rec["options"]}
+        tail = ',"practice":true' if rec.get("practice") else ""
+        current = json.dumps(rec["deals"][-1], separators=(",", ":"))
+        return (json.dumps(head, separators=(",", ":"))[:-1] + ',"deals":['
+                + (done + "," if done else "") + current + "]" + tail + "}")
 
     def apply(self, text: str) -> None:
         """Apply an action of the seat to act, noting its canonical text for the record."""

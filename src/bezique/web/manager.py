@@ -2,32 +2,42 @@
 holds, lets a friend take the free seat, applies each seat's requests (actions, undo, hints, the
 next deal) one at a time under the game's lock, stores every change before it is acknowledged,
 sends each connected seat its own view, and runs the computer's moves.
+
+It bounds what it holds: games idle for a while (no page open) leave memory and load again
+from the database when asked for, at most ``max_games`` stay, each seat keeps at most a few
+open pages (the newest replaces the oldest), and the computer thinks in a bounded pool of
+worker processes (:mod:`bezique.web.workers`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hmac
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import WebSocket
 
 from ..agents.base import AGENT_VARIANTS
-from ..agents.levels import DEFAULT_LEVEL, level_spec
+from ..agents.levels import level_spec
 from ..errors import BeziqueError
 from ..game import Game
 from ..record import parse_record, states_from_record
 from ..rules import Rules
+from ..schema import WebCreate, WebMessage, short
 from ..worlds import resample_from_infostate
-from .computer import computer_agent, hint
+from .computer import agent_seed, hint
+from .limits import IDLE_SECONDS, MAX_GAMES_HELD, SOCKETS_PER_SEAT
 from .live import COMPUTER, FRIEND, LiveGame, Refusal
 from .store import GameRow, Store, hash_token
 from .views import seat_view, summary
+from .workers import AgentPool
 
 MAX_NAME = 24
 
@@ -37,26 +47,48 @@ SendHook = Callable[[LiveGame, int, dict[str, Any]], None]
 class Manager:
     """Loads, creates and runs games; the one place that changes them."""
 
-    def __init__(self, store: Store, computer_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, computer_delay: float = 0.0, pool: AgentPool | None = None,
+                 max_games: int = MAX_GAMES_HELD, idle_seconds: float = IDLE_SECONDS,
+                 sockets_per_seat: int = SOCKETS_PER_SEAT) -> None:
         self.store = store
         self.computer_delay = computer_delay
-        self.games: dict[str, LiveGame] = {}
+        self.pool = pool if pool is not None else AgentPool()
+        self.max_games = max_games
+        self.idle_seconds = idle_seconds
+        self.sockets_per_seat = sockets_per_seat
+        # the games in memory, least recently used first
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.send_hooks: list[SendHook] = []
 
-    # -- loading and seats
+    # -- loading, holding and seats
 
     def get(self, game_id: str) -> LiveGame:
         """The game with this id (loaded from the database if needed)."""
-        if game_id in self.games:
-            return self.games[game_id]
+        live = self.games.get(game_id)
+        if live is not None:
+            self.games.move_to_end(game_id)
+            live.used = time.monotonic()
+            return live
         row = self.store.load(game_id) if len(game_id) <= 64 else None
         if row is None:
             raise Refusal("there is no such game", 404)
         record = parse_record(row.record)
         states = states_from_record(record)
         live = LiveGame(row, Game.from_states(record.rules, states, seed=row.seed))
-        self.games[game_id] = live
+        self._hold(live)
         return live
+
+    def _hold(self, live: LiveGame) -> None:
+        """Keep a game in memory, letting idle ones go (they stay in the database)."""
+        self.games[live.row.id] = live
+        now = time.monotonic()
+        for gid in list(self.games):
+            old = self.games[gid]
+            over = len(self.games) > self.max_games
+            if not over and now - old.used < self.idle_seconds:
+                break  # the rest were used more recently
+            if old is not live and old.idle():
+                del self.games[gid]
 
     @staticmethod
     def seat_for(live: LiveGame, token: str) -> int | None:
@@ -77,34 +109,24 @@ class Manager:
             raise Refusal("this link does not hold a seat in that game", 403)
         return live, seat
 
-    def create(
-        self,
-        opponent: str,
-        variant: str = "bezique",
-        target: int = 1000,
-        level: int = DEFAULT_LEVEL,
-        name: str = "",
-        seed: int | None = None,
-    ) -> tuple[LiveGame, str, str | None]:
-        """A new game; returns it, the creator's seat token and (with a friend) the invitation."""
-        if opponent not in (COMPUTER, FRIEND):
-            raise Refusal("opponent must be 'computer' or 'friend'")
-        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 5:
-            raise Refusal("level must be a whole number from 1 to 5")
-        if not isinstance(target, int) or isinstance(target, bool) or not 100 <= target <= 10000:
-            raise Refusal("target must be a whole number from 100 to 10000")
-        if not isinstance(variant, str) or variant not in AGENT_VARIANTS:
+    def create(self, form: WebCreate) -> tuple[LiveGame, str, str | None]:
+        """A new game (its settings checked by :class:`~bezique.schema.WebCreate`); returns it,
+        the creator's seat token and (with a friend) the invitation."""
+        opponent, variant, target, level = form.opponent, form.variant, form.target, form.level
+        name, seed = form.name, form.seed
+        if variant not in AGENT_VARIANTS:
             raise Refusal(f"the browser game plays {' and '.join(AGENT_VARIANTS)}, not "
-                          f"{str(variant)[:40]!r} (the rest of the family is coming)")
+                          f"{short(variant)} (the rest of the family is coming)")
         try:
             rules = Rules.preset(variant, target=target)
         except BeziqueError as e:
             raise Refusal(str(e)) from None
-        if seed is not None and (opponent != COMPUTER or not isinstance(seed, int)
-                                 or isinstance(seed, bool) or not 0 <= seed < 1 << 62):
+        if seed is not None and opponent != COMPUTER:
             raise Refusal("a deal number (seed) may be chosen only for a game against the "
                           "computer, as a whole number from 0")
-        # a chosen deal number replays the same game, the computer's choices included
+        # a chosen deal number replays the same game, the computer's choices included: a
+        # practice game; every other game's shuffle comes from a secret no client ever sees
+        practice = seed is not None
         agent_seed = secrets.randbits(62) if seed is None else (seed * 0x9E3779B1 + 7) % (1 << 62)
         seed = secrets.randbits(62) if seed is None else seed
         game = Game(rules, seed=seed)
@@ -133,10 +155,12 @@ class Manager:
             record=game.to_record(),
             version=0,
         )
+        if practice:
+            row.record["practice"] = True
         row.summary = summary(game)
         self.store.insert(row)
         live = LiveGame(row, game)
-        self.games[row.id] = live
+        self._hold(live)
         return live, token, invite
 
     async def join(self, game_id: str, invite: str, name: str) -> tuple[LiveGame, str]:
@@ -163,22 +187,46 @@ class Manager:
     def _save(self, live: LiveGame, **changes: Any) -> None:
         """Store the game as it is now (and any changed row fields); the row changes in
         memory only once the database has committed."""
+        record = live.record()
         new = dataclasses.replace(
-            live.row, record=live.record(), version=live.row.version + 1, updated=time.time(),
+            live.row, record=record, version=live.row.version + 1, updated=time.time(),
             summary=summary(live.game), **changes,
         )
-        self.store.update(new)
+        self.store.update(new, live.record_text(record))
         live.row = new
 
     def online(self, live: LiveGame) -> list[bool]:
         """Whether each seat has a page open on the game."""
         return [bool(live.conns[0]), bool(live.conns[1])]
 
-    async def broadcast(self, live: LiveGame) -> None:
-        """Send each connected seat its own view of the game."""
+    async def connect(self, live: LiveGame, seat: int, ws: WebSocket) -> None:
+        """A page of the seat opened: it gets the view; the oldest page over the cap is closed;
+        the other seat hears of it only if the seat just came online."""
+        was = self.online(live)
+        live.conns[seat][ws] = None
+        while len(live.conns[seat]) > self.sockets_per_seat:
+            old = next(iter(live.conns[seat]))
+            del live.conns[seat][old]
+            with contextlib.suppress(Exception):
+                await old.send_json({"type": "error", "fatal": True,
+                                     "message": "this game was opened in another page"})
+                await old.close(code=4409)
+        now = self.online(live)
+        await self.send(live, seat, ws, seat_view(live, seat, now))
+        if now != was:
+            await self.broadcast(live, only=1 - seat)
+
+    async def disconnect(self, live: LiveGame, seat: int, ws: WebSocket) -> None:
+        """A page of the seat closed: the other seat hears of it if the seat went offline."""
+        if live.conns[seat].pop(ws, 0) is None and not live.conns[seat]:
+            await self.broadcast(live, only=1 - seat)
+        live.used = time.monotonic()
+
+    async def broadcast(self, live: LiveGame, only: int | None = None) -> None:
+        """Send each connected seat (or seat ``only``) its own view of the game."""
         online = self.online(live)
         for seat in (0, 1):
-            if not live.conns[seat]:
+            if not live.conns[seat] or only not in (None, seat):
                 continue
             msg = seat_view(live, seat, online)
             for hook in self.send_hooks:
@@ -187,7 +235,7 @@ class Manager:
                 try:
                     await ws.send_json(msg)
                 except Exception:  # a socket that went away; its handler cleans up
-                    live.conns[seat].discard(ws)
+                    live.conns[seat].pop(ws, None)
 
     async def send(self, live: LiveGame, seat: int, ws: WebSocket, msg: dict[str, Any]) -> None:
         """Send one message to one socket of a seat (through the send hooks)."""
@@ -197,29 +245,19 @@ class Manager:
 
     # -- requests
 
-    async def handle(self, live: LiveGame, seat: int, data: Any) -> dict[str, Any]:
-        """Apply one request of a seat; returns the reply for that seat, raises Refusal."""
-        if not isinstance(data, dict):
-            raise Refusal('a message must be a JSON object such as {"type": "action", '
-                          '"action": "play QS"}')
-        kind = data.get("type")
-        if kind not in ("action", "undo", "hint", "next"):
-            raise Refusal(f"unknown message type {str(kind)[:20]!r} "
-                          "(known: action, undo, hint, next)")
-        version = data.get("version")
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            raise Refusal("'version' must be a whole number")
+    async def handle(self, live: LiveGame, seat: int, msg: WebMessage) -> dict[str, Any]:
+        """Apply one request of a seat (checked by :class:`~bezique.schema.WebMessage`);
+        returns the reply for that seat, raises Refusal."""
+        kind, version = msg.type, msg.version
         reply: dict[str, Any]
+        if kind == "hint":
+            return await hint(self.pool, live, seat, version)
         async with live.lock:
             if version is not None and version != live.row.version:
                 raise Refusal("the game has moved on since that view: look again", 409)
             state = live.game.state
-            if kind == "hint":
-                return await hint(live, seat)
             if kind == "action":
-                text = data.get("action")
-                if not isinstance(text, str) or not text.strip():
-                    raise Refusal("an action must be a text such as 'play QS' or 'pass'")
+                text = msg.action or ""
                 if state.is_terminal():
                     raise Refusal("the deal is over" + ("" if live.game.is_over()
                                                          else ": start the next deal"), 409)
@@ -307,11 +345,12 @@ class Manager:
                 state = live.game.state
                 obs = state.observation(seat)
                 step = live.row.version
-                agent = computer_agent(live.row, step)
-                try:
-                    action = await asyncio.to_thread(agent.act, obs)
-                except Exception:  # pragma: no cover - an agent bug: leave the game as it is
-                    return
+            try:  # the game is free meanwhile (a page may open, a hint be refused)
+                action = await self.pool.run(live.row.id, live.row.agent_spec,
+                                             agent_seed(live.row, step), obs, wait=True)
+            except Exception:  # pragma: no cover - an agent bug, or the server stopping
+                return
+            async with live.lock:
                 if live.game.state is not state or live.row.version != step:
                     continue
                 try:

@@ -62,6 +62,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+class StaleWrite(Exception):
+    """An update of a game from a version that is no longer the stored one."""
+
+
 @dataclass
 class GameRow:
     """One stored game."""
@@ -117,18 +121,25 @@ class Store:
                 ),
             )
 
-    def update(self, row: GameRow) -> None:
-        """Store the game's new state (record, seats, version, summary); committed on return."""
+    def update(self, row: GameRow, record_text: str | None = None) -> None:
+        """Store the game's new state (record, seats, version, summary); committed on return;
+        ``record_text`` is the record as JSON if the caller has it already.
+
+        The stored version must be the one before ``row.version``: else :class:`StaleWrite`
+        (two copies of one game in memory must never overwrite each other)."""
         with self._lock:
-            self._conn.execute(
+            cur = self._conn.execute(
                 "UPDATE games SET updated = ?, token_hashes = ?, invite_hash = ?, names = ?, "
-                "record = ?, version = ?, summary = ? WHERE id = ?",
+                "record = ?, version = ?, summary = ? WHERE id = ? AND version = ?",
                 (
                     row.updated, json.dumps(row.token_hashes), row.invite_hash,
-                    json.dumps(row.names), json.dumps(row.record, separators=(",", ":")),
-                    row.version, json.dumps(row.summary), row.id,
+                    json.dumps(row.names),
+                    record_text or json.dumps(row.record, separators=(",", ":")),
+                    row.version, json.dumps(row.summary), row.id, row.version - 1,
                 ),
             )
+            if cur.rowcount != 1:
+                raise StaleWrite(f"game {row.id} is not at version {row.version - 1}")
 
     def load(self, game_id: str) -> GameRow | None:
         """The stored game with this id, or None."""
