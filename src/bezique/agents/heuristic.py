@@ -4,6 +4,10 @@ Its rules of thumb:
 
 * **Declaring**: exchange the seven of trumps (the turn-up is a better card, and 10), then score
   the most valuable legal meld, then declare a seven of trumps; one meld per trick won.
+* **The one-deal games** (RULES.md 9): carte blanche whenever it may be declared; while no
+  trumps are fixed, the marriage or sequence that fixes them in the suit the hand is strongest
+  in; the new melds (triple to quintuple bezique, trump quartets and quintets, plain sequences)
+  come from the rules' meld table like the others.
 * **Keeping**: every card is worth what losing it costs: its share of the melds it could still
   make (sequence, royal and common marriages, bezique and double bezique, fours), weighed by how
   many cards are missing and whether they can still come, plus its strength for the last tricks

@@ -20,6 +20,12 @@ play.  A close call with fewer than ``extend_below`` cards left in the stock (wh
 from the heuristic pays, see ``benchmarks/STRENGTH.md``) gets more worlds, up to ``extend``
 times ``samples``, for the heuristic's choice and its two best rivals, until the call is clear.
 
+In the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7) results are settled
+values, not points: a finished deal by its settlement, a solved end phase by the settlement of
+its split, a horizon leaf by the expected settlement of both sides' likely totals
+(:mod:`bezique.agents.settled`); the solver plays only ends it can finish within its node
+budget (the 12- and 15-card ends of Six- and Eight-pack are played by the heuristic until then).
+
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
 ``rollout`` = ``heuristic`` (default), ``tuned`` (the heuristic with the numbers
 ``benchmarks/tune_heuristic.py`` found, :data:`~bezique.agents.heuristic.TUNED`) or ``random``

@@ -29,6 +29,11 @@ from .live import COMPUTER, FRIEND, LiveGame, Refusal
 from .store import GameRow, Store, hash_token
 from .views import seat_view, summary
 
+# The browser game's variants: those the computer players know (agents.base.AGENT_VARIANTS)
+# that its pages show (the one-deal games need trumps shown as not yet fixed, no turn-up and
+# the settlement in words: web/static, issue #13 item 4).
+WEB_VARIANTS = tuple(v for v in AGENT_VARIANTS if v in ("bezique", "binocle"))
+
 MAX_NAME = 24
 
 SendHook = Callable[[LiveGame, int, dict[str, Any]], None]
@@ -93,8 +98,8 @@ class Manager:
             raise Refusal("level must be a whole number from 1 to 5")
         if not isinstance(target, int) or isinstance(target, bool) or not 100 <= target <= 10000:
             raise Refusal("target must be a whole number from 100 to 10000")
-        if not isinstance(variant, str) or variant not in AGENT_VARIANTS:
-            raise Refusal(f"the browser game plays {' and '.join(AGENT_VARIANTS)}, not "
+        if not isinstance(variant, str) or variant not in WEB_VARIANTS:
+            raise Refusal(f"the browser game plays {' and '.join(WEB_VARIANTS)}, not "
                           f"{str(variant)[:40]!r} (the rest of the family is coming)")
         try:
             rules = Rules.preset(variant, target=target)
