@@ -248,3 +248,36 @@ def test_terminal_game_plays_a_whole_rubicon_deal_against_the_heuristic(
             return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
     assert "Trumps none yet" in asyncio.run(start())
+
+
+@pytest.mark.slow
+def test_terminal_game_by_key_presses_plays_a_whole_rubicon_deal(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from test_tui import first_legal, game_screen, press_for, settle
+
+    from bezique.tui.app import BeziqueApp
+    from bezique.tui.modals import SummaryScreen
+    from bezique.tui.session import PlayConfig, save_path
+
+    monkeypatch.setenv("BEZIQUE_DATA_DIR", str(tmp_path))
+
+    async def whole_deal() -> tuple[int, bool, int]:
+        app = BeziqueApp(PlayConfig(level=2, seed=3, variant="rubicon"), save_path(), delay=0,
+                         show_start=False)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, app)
+            s = app.session
+            assert s is not None
+            gs = game_screen(app)
+            presses = 0
+            while not s.deal_over():
+                await press_for(pilot, gs, first_legal(gs, s.observation()))
+                presses += 1
+                await settle(pilot, app)
+            await pilot.pause()
+            return presses, isinstance(app.screen, SummaryScreen), s.state.settlement().value
+
+    presses, summary, value = asyncio.run(whole_deal())
+    assert presses >= 55 and summary and value > 0
