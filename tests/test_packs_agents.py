@@ -12,6 +12,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_family_core import check_hidden_independence
 
 from bezique import Rules, State
@@ -75,6 +77,24 @@ def test_sampled_worlds_give_the_seat_its_observation(variant: str) -> None:
             assert world.observation(seat) == obs
             # the world is another arrangement, not the real deal read through the back door
             assert world.stock_left == s.stock_left and world.trump == s.trump
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=st.sampled_from(PACKS), seed=st.integers(0, 10**6), carte=st.booleans(),
+       seat=st.integers(0, 1), world_seed=st.integers(0, 10**6))
+def test_property_every_world_is_consistent_and_the_real_deal_is_never_read(
+        variant: str, seed: int, carte: bool, seat: int, world_seed: int) -> None:
+    s = _position(Rules.preset(variant), seed, carte)
+    if s.is_terminal():
+        return
+    obs = s.observation(seat)
+    world = WorldSampler(obs).sample(random.Random(world_seed))
+    assert world.observation(seat) == obs
+    # another real deal with the same observation gives the very same world
+    other = resample_from_infostate(s, seat, random.Random(seed))
+    if other.observation(seat) == obs:
+        again = WorldSampler(other.observation(seat)).sample(random.Random(world_seed))
+        assert again.key() == world.key()
 
 
 def test_worlds_after_carte_blanche_and_its_repeats_keep_the_shown_cards() -> None:
