@@ -247,10 +247,18 @@ def play_pair(task: PairTask) -> PairResult:
             state = State.new_deal(rules, deal_seed, dealer=1)
             play_deal(state, seated)
             deals = [state]
-            mine, theirs = state.scores[seat_a], state.scores[1 - seat_a]
-            score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-        pa = sum(s.scores[seat_a] for s in deals)
-        pb = sum(s.scores[1 - seat_a] for s in deals)
+            if rules.settlement == "portland":  # the winner of the settlement (RULES 9.0.7)
+                w = state.settlement().winner
+                score = 0.5 if w < 0 else 1.0 if w == seat_a else 0.0
+            else:
+                mine, theirs = state.scores[seat_a], state.scores[1 - seat_a]
+                score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+        if rules.settlement == "portland":  # points are the settled values
+            pa = sum(_settled(s, seat_a) for s in deals)
+            pb = sum(_settled(s, 1 - seat_a) for s in deals)
+        else:
+            pa = sum(s.scores[seat_a] for s in deals)
+            pb = sum(s.scores[1 - seat_a] for s in deals)
         record = None
         if task.save:
             record = game_record(rules, deals)
@@ -265,6 +273,12 @@ def pair_tasks(spec_a: str, spec_b: str, rules: Rules, mode: str, count: int, se
     options = tuple(sorted(rules.options().items()))
     return [PairTask(i, (spec_a, spec_b), rules.variant, options, mode, seed, save)
             for i in range((count + 1) // 2)]
+
+
+def _settled(state: State, seat: int) -> int:
+    """What ``seat`` scores in the settlement of a one-deal game (RULES.md 9.0.7)."""
+    st = state.settlement()
+    return st.value if st.winner == seat else 0
 
 
 def _pool_map(tasks: list[PairTask], jobs: int) -> Iterator[PairResult]:

@@ -36,9 +36,11 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any
 
 from .agents import Agent, agent_names, make_agent
+from .agents.base import AGENT_VARIANTS
 from .agents.levels import DEFAULT_LEVEL, level_spec
-from .cards import card_name, card_of, make_card, parse_card, rank_of, suit_of
+from .cards import JACK, KING, QUEEN, card_name, card_of, make_card, parse_card, rank_of, suit_of
 from .errors import BeziqueError, ProtocolError
+from .melds import fixed_trump
 from .observation import Observation
 from .rules import Rules
 from .schema import EngineGo, EngineStart, StepIn, check, parse_json, short
@@ -86,7 +88,7 @@ class Position:
     seat: int
     dealer: int
     hand: tuple[int, ...]
-    turnup: int
+    turnup: int | None  # None in a variant with no turn-up (RULES.md 9.0.1)
     totals: tuple[int, int] = (0, 0)
     actions: list[Step] = field(default_factory=list)
     seed: int = 0
@@ -124,8 +126,8 @@ def build_world(pos: Position) -> State:
     if len(pos.hand) != hsize:
         raise ProtocolError(f"'hand' must have {hsize} cards in {rules.variant}, "
                             f"not {len(pos.hand)}")
-    trump = suit_of(pos.turnup)
-    seven = make_card(rules.seven_rank, trump)
+    trump = suit_of(pos.turnup) if pos.turnup is not None else -1  # -1: fixed by a meld
+    seven = make_card(rules.seven_rank, trump) if trump >= 0 else -1
 
     # Walk the actions from the seat's point of view: whose turn, tricks, draws, and which
     # concealed cards the opponent must have held ("reveals").
@@ -137,6 +139,8 @@ def build_world(pos: Position) -> State:
     fixed: dict[int, int] = {}  # stock position -> card, from the seat's draws
     opp_slots: list[tuple[str, int]] = [("hand", i) for i in range(hsize)]
     reveals: list[tuple[int, int, int]] = []  # (action index, card, slots available by then)
+    plain: set[tuple[str, int]] = set()  # slots carte blanche says hold no court card
+    carte_from = -1  # the opponent's slots from its carte blanche on (then its draws)
 
     def where(i: int, player: int, text: str) -> str:
         return f"action {i + 1} ({text!r} by player {player})"
@@ -157,6 +161,14 @@ def build_world(pos: Position) -> State:
             cards = [_token_card(t) for t in words[1:]]
         except ValueError as e:
             raise ProtocolError(f"{where(i, player, text)}: {e}") from None
+        if phase in ("lead", "follow") and verb == "carte" and not cards:
+            if player == opp:  # carte blanche (RULES.md 9.0.4): no court card in the hand
+                if carte_from < 0:
+                    carte_from = len(opp_slots)
+                    plain.update(("hand", j) for j in range(hsize))
+                else:  # a repeat: every draw since was no court card (one ends the right)
+                    plain.update(opp_slots[carte_from:])
+            continue
         if phase in ("lead", "follow"):
             if verb != "play" or len(cards) != 1:
                 raise ProtocolError(f"{where(i, player, text)}: a card must be played now "
@@ -180,7 +192,7 @@ def build_world(pos: Position) -> State:
                 win = player if fs == trump else 1 - player
             tricks += 1
             turn = win
-            if turnup is not None:
+            if stock_pos < nstock:
                 phase = "declare"
             elif tricks == rules.total_tricks:
                 phase = "over"
@@ -189,6 +201,10 @@ def build_world(pos: Position) -> State:
             continue
         # the declaring turn
         if verb == "meld" and cards:
+            if trump < 0:  # the first marriage or sequence fixes trumps (RULES.md 9.0.2)
+                kind = rules.classify([c for c, _ in cards], -1)
+                if kind is not None:
+                    trump = fixed_trump(rules, rules.melds.index(kind), [c for c, _ in cards])
             if player == opp:
                 for card, is_shown in cards:
                     if is_shown:
@@ -231,6 +247,9 @@ def build_world(pos: Position) -> State:
                 known[turnup] += 1
             if left >= 2:
                 stock_pos += 2
+                if stock_pos >= nstock:  # no turn-up: the stock ends on a pair
+                    known.update(opp_shown)
+                    opp_shown.clear()
             else:
                 stock_pos += 1
                 turnup = None
@@ -243,7 +262,8 @@ def build_world(pos: Position) -> State:
 
     # The cards the seat cannot place: the pack less its hand, the turn-up and its draws.
     pool: Counter[int] = Counter(card_of(p) for p in rules.deck)
-    for c in (*pos.hand, pos.turnup, *fixed.values()):
+    tu = () if pos.turnup is None else (pos.turnup,)
+    for c in (*pos.hand, *tu, *fixed.values()):
         if pool[c] <= 0:
             raise ProtocolError(f"too many {card_name(c)}: a {rules.variant} pack has "
                                 f"{copies}" if c in pool else
@@ -256,7 +276,8 @@ def build_world(pos: Position) -> State:
         if pool[card] <= 0:
             raise ProtocolError(f"action {i + 1}: the opponent cannot hold {card_name(card)}: "
                                 "you have seen every copy elsewhere")
-        open_slots = [s for s in opp_slots[:avail] if s not in placed]
+        open_slots = [s for s in opp_slots[:avail] if s not in placed
+                      and not (card & 7 in _COURT and s in plain)]
         if not open_slots:
             raise ProtocolError(f"action {i + 1}: the opponent cannot hold "
                                 f"{card_name(card)} as well as every card it has shown")
@@ -275,6 +296,7 @@ def build_world(pos: Position) -> State:
     random.Random(pos.seed).shuffle(rest)
     rest += sevens
     placed.update(zip(free_slots, rest, strict=True))
+    _plain_slots(placed, plain, free_slots)
     opp_hand = [placed[("hand", i)] for i in range(hsize)]
     stock = [fixed[p] if p in fixed else placed[("stock", p)] for p in range(nstock)]
     hands: list[Sequence[int]] = [(), ()]
@@ -290,6 +312,20 @@ def build_world(pos: Position) -> State:
         except BeziqueError as e:
             raise ProtocolError(f"{where(i, player, step.text)} is refused: {e}") from None
     return state
+
+
+def _plain_slots(placed: dict[tuple[str, int], int], plain: set[tuple[str, int]],
+                 free: list[tuple[str, int]]) -> None:
+    """Move court cards out of the ``plain`` slots (a carte blanche hand, its repeats), each
+    swapped with a card that is no court card from a free slot that need not be plain."""
+    spare = [s for s in free if s not in plain and placed[s] & 7 not in _COURT]
+    for s in plain:
+        if placed.get(s, 0) & 7 in _COURT and s in free and spare:
+            o = spare.pop()
+            placed[s], placed[o] = placed[o], placed[s]
+
+
+_COURT = (KING, QUEEN, JACK)
 
 
 # ---------------------------------------------------------------------- the engine
@@ -329,14 +365,22 @@ class Engine:
         """Who we are: engine name, version, protocol version, agents and variants."""
         return {"ok": True, "engine": "bezique", "version": _package_version(),
                 "protocol": PROTOCOL_VERSION, "agents": agent_names(),
-                "default_agent": level_spec(DEFAULT_LEVEL), "variants": ["bezique", "binocle"],
+                "default_agent": level_spec(DEFAULT_LEVEL), "variants": list(AGENT_VARIANTS),
                 "commands": list(COMMANDS)}
 
     def _start(self, req: dict[str, Any]) -> tuple[Position, EngineStart]:
         r = check(EngineStart, req)
         rules = Rules.from_options(r.variant, r.options or {})
         cards = tuple(_card(c, "'hand'") for c in r.hand)
-        turnup = _card(r.turnup, "'turnup'")
+        turnup: int | None
+        if not rules.turnup:  # no turn-up in the multi-pack games: null or left out
+            if r.turnup is not None:
+                raise ProtocolError(f"{rules.variant} has no turn-up: give \"turnup\": null")
+            turnup = None
+        elif r.turnup is None:
+            raise ProtocolError("'turnup' is missing (the card turned up for trumps)")
+        else:
+            turnup = _card(r.turnup, "'turnup'")
         spec = r.agent if r.agent is not None else (self.agent_spec or level_spec(DEFAULT_LEVEL))
         if spec != self.agent_spec or "seed" in r.model_fields_set or self.agent is None:
             self._pending = (make_agent(spec, seed=r.seed), spec)
@@ -402,6 +446,7 @@ class Engine:
                 "hand": [card_name(c) for c in obs.hand],
                 "shown": [[card_name(c) for c in s] for s in obs.shown],
                 "turnup": card_name(obs.turnup) if obs.turnup is not None else None,
+                "trumps": "SHDC"[obs.trump] if obs.trump >= 0 else None,
                 "stock": obs.stock, "scores": list(obs.scores), "legal": list(obs.legal),
                 "winner": obs.winner}
 

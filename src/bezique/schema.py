@@ -276,8 +276,9 @@ class EngineStart(_Model):
     seat: Seat2 = Field(description="'seat' must be 0 or 1, the seat the engine plays")
     dealer: Seat2 = Field(1, description="'dealer' must be 0 or 1")
     hand: CardList = Field(description="'hand' must be the list of the cards you were dealt")
-    turnup: CardName = Field(description="'turnup' must be the card turned up for trumps, "
-                                         "such as \"7H\"")
+    turnup: CardName | None = Field(None, description="'turnup' must be the card turned up for "
+                                                      "trumps, such as \"7H\" (null in the "
+                                                      "multi-pack games)")
     totals: Annotated[list[Annotated[StrictInt, Field(ge=0, le=MAX_TOTAL)]],
                       Field(min_length=2, max_length=2)] = Field(
         [0, 0], description="'totals' must be the two game totals before this deal, "

@@ -24,17 +24,20 @@ from ..errors import OptionError
 from ..observation import Observation
 from ..rules import Rules
 
-# The variants the computer players know (the rest of the family: RULES.md 9, to come).
-AGENT_VARIANTS = ("bezique", "binocle")
+# The variants the computer players know: the two-handed ones (RULES.md 2, 4, 9.1-9.3).  The
+# three- and four-handed games wait for agents that see more than one opponent.
+AGENT_VARIANTS = ("bezique", "binocle", "rubicon", "sixpack", "eightpack")
 
 
 def require_agent_variant(rules: Rules) -> None:
     """Refuse, with :class:`OptionError`, a variant the computer players cannot play yet."""
     if rules.variant not in AGENT_VARIANTS:
+        seats = f"{rules.nplayers}-handed " if rules.nplayers != 2 else ""
         raise OptionError(
-            f"the computer players do not play {rules.variant} yet (they play "
-            f"{' and '.join(AGENT_VARIANTS)}); watch it with 'bezique demo --variant "
-            f"{rules.variant}' or replay its records"
+            f"the computer players do not play {seats}{rules.variant} yet (they play "
+            f"{', '.join(AGENT_VARIANTS[:-1])} and {AGENT_VARIANTS[-1]}, the two-handed "
+            f"games); watch it with 'bezique demo --variant {rules.variant}' or replay its "
+            "records"
         )
 
 

@@ -4,6 +4,10 @@ Its rules of thumb:
 
 * **Declaring**: exchange the seven of trumps (the turn-up is a better card, and 10), then score
   the most valuable legal meld, then declare a seven of trumps; one meld per trick won.
+* **The one-deal games** (RULES.md 9): carte blanche whenever it may be declared; while no
+  trumps are fixed, the marriage or sequence that fixes them in the suit the hand is strongest
+  in; the new melds (triple to quintuple bezique, trump quartets and quintets, plain sequences)
+  come from the rules' meld table like the others.
 * **Keeping**: every card is worth what losing it costs: its share of the melds it could still
   make (sequence, royal and common marriages, bezique and double bezique, fours), weighed by how
   many cards are missing and whether they can still come, plus its strength for the last tricks
@@ -29,9 +33,9 @@ import random
 from dataclasses import dataclass
 
 from .. import actions as act
-from ..cards import ACE, TEN
+from ..cards import ACE, QUEEN, TEN, bit_list
 from ..observation import Observation
-from ..rules import Rules
+from ..rules import MeldKind, Rules
 from ..state import DECLARE, LEAD, State
 from .base import register_agent
 from .endgame import solve
@@ -122,6 +126,8 @@ class HeuristicPolicy:
         """The action (int) this policy plays in ``state`` for the seat to act."""
         if state.phase_id == DECLARE:
             return self._declare(state)
+        if state.rules.carte_points and not state.end_phase and act.CARTE in state.legal_actions():
+            return act.CARTE  # carte blanche: points for nothing (RULES.md 9.0.4)
         if state.end_phase:
             return state.canonical_play(self._end_play(state))
         return state.canonical_play(self._stock_play(state))
@@ -153,6 +159,8 @@ class HeuristicPolicy:
             for _b, m2, kind2 in melds:
                 if m2 != m and m2 & m == m and kind2.cls == kind.cls:
                     value = max(value, kind.points + p_again * kind2.points)
+            if state.trump < 0:
+                value += self._trump_bonus(state, m, kind)
             if value > best_pts:
                 best_meld, best_pts = a, value
         if act.EXCHANGE in legal and (not rules.seven_counts_as_meld or best_pts < 10):
@@ -162,6 +170,21 @@ class HeuristicPolicy:
         if act.SEVEN in legal:
             return act.SEVEN
         return act.PASS
+
+    @staticmethod
+    def _trump_bonus(state: State, mask: int, kind: MeldKind) -> float:
+        """While no trumps are fixed (RULES.md 9.0.2): what making the suit of a marriage or
+        sequence trumps is worth to the seat beyond its points: its cards of that suit, the
+        aces and tens above all, which win tricks and make the trump sequence."""
+        if kind.shape not in ("royal", "sequence"):
+            return 0.0
+        suit = next(p & 31 for p in bit_list(mask) if (p & 7) == QUEEN) >> 3
+        seat = state.turn
+        held = card_counts(state.hand_masks[seat] | state.shown_masks[seat], state.copies)
+        bonus = 0.0
+        for r in range(8):
+            bonus += held[suit * 8 + r] * (6.0 if r <= TEN else 3.0)
+        return bonus
 
     # ------------------------------------------------------------------ the stock phase
 

@@ -24,6 +24,7 @@ from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..state import FOLLOW, State
+from .carte_worlds import FREE, fill_open, place_carte
 from .targets import meld_targets
 
 _TRIES = 200
@@ -61,7 +62,7 @@ class _Plan:
         rules = obs.rules
         self.obs = obs
         seat, opp = obs.seat, 1 - obs.seat
-        self.seven = make_card(rules.seven_rank, obs.trump)
+        self.seven = make_card(rules.seven_rank, obs.trump) if obs.trump >= 0 else -1
         stock_size = rules.stock_size
         hs = rules.hand_size
         # walk the actions once for the public timeline
@@ -79,6 +80,7 @@ class _Plan:
         for i in range(hs):
             events.append(("recv", i, "hand"))
         nslots = hs
+        self.opp_carte = False  # the opponent declared carte blanche (RULES.md 9.0.4)
         for player, text in obs.actions:
             words = text.split()
             verb = words[0]
@@ -108,6 +110,10 @@ class _Plan:
             elif verb == "seven":
                 if player == opp:
                     events.append(("use", self.seven, "seven"))
+            elif verb == "carte":
+                if player == opp:  # the hand is shown; a repeat shows the card just drawn
+                    events.append(("carte", nslots - 1, "repeat" if self.opp_carte else "hand"))
+                    self.opp_carte = True
             elif verb == "pass":
                 left = stock_size - pos
                 winner = player
@@ -130,7 +136,7 @@ class _Plan:
                         nslots += 1
                     else:
                         events.append(("turnup", -1, "final"))
-                if left < 2:
+                if left < 2 or pos >= stock_size:  # (no turn-up: the stock ends on a pair)
                     events.append(("endphase", -1, ""))
             else:  # pragma: no cover - the observation comes from a State
                 raise SamplingError(f"unknown action {text!r} in the observation")
@@ -180,6 +186,8 @@ class _Plan:
 
         Where the opponent used a card of which it held a known copy, the known copy is taken
         as often as the final known cards say; ``explore`` flips that choice at random."""
+        if self.opp_carte:
+            return self._build_carte(rng)
         obs = self.obs
         rules = obs.rules
         declared = rules.seven == "declared"
@@ -246,7 +254,8 @@ class _Plan:
         pool: Counter[int] = Counter(card_of(p) for p in rules.deck)
         pool.subtract(self.my_initial)
         pool.subtract(self.my_stock.values())
-        pool[turnup] -= 1
+        if turnup >= 0:
+            pool[turnup] -= 1
         pool.subtract(c for c in slots if c >= 0)
         if any(v < 0 for v in pool.values()):
             return None
@@ -268,8 +277,39 @@ class _Plan:
         return _Deal(self, my_hand, turnup, stock, undrawn, slots + undrawn_cards,
                      recv + [_STOCK] * len(undrawn), deadline + [_FREE] * len(undrawn), len(slots))
 
+    def _build_carte(self, rng: random.Random) -> _Deal | None:
+        """:meth:`build` where the opponent declared carte blanche (no turn-up, no seven): the
+        cards it showed are placed by :func:`~bezique.agents.carte_worlds.place_carte`."""
+        obs = self.obs
+        got = place_carte(self.events, self.nslots, obs.rules.hand_size,
+                          Counter(obs.opponent_known), rng)
+        if got is None:
+            return None
+        slots, recv, deadline, pending, noncourt = got
+        pool: Counter[int] = Counter(card_of(p) for p in obs.rules.deck)
+        pool.subtract(self.my_initial)
+        pool.subtract(self.my_stock.values())
+        pool.subtract(c for c in slots if c >= 0)
+        if any(v < 0 for v in pool.values()):
+            return None
+        rest = list(pool.elements())
+        rng.shuffle(rest)
+        undrawn = list(range(self.pos, obs.rules.stock_size))
+        if len(rest) != len(pending) + len(undrawn):
+            return None
+        stock_cards = fill_open(slots, pending, noncourt, rest, rng)
+        if stock_cards is None:
+            return None
+        stock = [-1] * obs.rules.stock_size
+        for i, c in self.my_stock.items():
+            stock[i] = c
+        my_hand = list(self.my_initial.elements())
+        rng.shuffle(my_hand)
+        return _Deal(self, my_hand, -1, stock, undrawn, slots + stock_cards,
+                     recv + [_STOCK] * len(undrawn), deadline + [_FREE] * len(undrawn), len(slots))
 
-_FREE = 1 << 30  # the deadline of a card the opponent never used in public
+
+_FREE = FREE  # the deadline of a card the opponent never used in public
 _STOCK = _FREE - 1  # the arrival time of a card still in the stock: only free cards fit
 
 
@@ -347,7 +387,8 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
     """The deal replayed through the observed actions; with ``infer``, how many times the
     opponent won a trick and declared nothing though it could have scored; with a ``model``,
     how many of the opponent's stock-phase choices differ from the model's in its place."""
-    state = State.from_cards(obs.rules, hands, turnup, stock, obs.dealer, obs.totals)
+    state = State.from_cards(obs.rules, hands, turnup if turnup >= 0 else None, stock, obs.dealer,
+                             obs.totals)
     opp = 1 - obs.seat
     unlikely = 0
     differ = 0
@@ -358,6 +399,8 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
     try:
         for player, text in obs.actions:
             if player == opp:
+                if targets is not None and state.trump != obs.trump:  # fixed later by a meld
+                    targets = meld_targets(obs.rules, state.trump)
                 if (targets is not None and fresh_turn and text == "pass"
                         and ((state.turnup_phys >= 0 and state.unscored_seven(opp) >= 0)
                              or targets.may_meld(state, opp))

@@ -20,6 +20,12 @@ play.  A close call with fewer than ``extend_below`` cards left in the stock (wh
 from the heuristic pays, see ``benchmarks/STRENGTH.md``) gets more worlds, up to ``extend``
 times ``samples``, for the heuristic's choice and its two best rivals, until the call is clear.
 
+In the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7) results are settled
+values, not points: a finished deal by its settlement, a solved end phase by the settlement of
+its split, a horizon leaf by the expected settlement of both sides' likely totals
+(:mod:`bezique.agents.settled`); the solver plays only ends it can finish within its node
+budget (the 12- and 15-card ends of Six- and Eight-pack are played by the heuristic until then).
+
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
 ``rollout`` = ``heuristic`` (default), ``tuned`` (the heuristic with the numbers
 ``benchmarks/tune_heuristic.py`` found, :data:`~bezique.agents.heuristic.TUNED`) or ``random``
@@ -55,6 +61,7 @@ from .evaluation import evaluate as learned_evaluate
 from .evaluation import scored32, stock_mask
 from .heuristic import TUNED, HeuristicPolicy
 from .sampling import WorldSampler
+from .settled import is_settled, settled_after_end, settled_estimate, settled_value
 from .solver import EndSolver, SolverBudgetError
 from .solver_tables import hand_mask
 from .targets import meld_targets
@@ -172,19 +179,23 @@ class Rollout:
         ``horizon``, play only that many more tricks and add :func:`evaluate` there."""
         policy = self.policy
         stop = state.trick_count + horizon if horizon else 1 << 30
+        settled = is_settled(state.rules)  # a one-deal game: valued by its settlement
         while not state.is_terminal():
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
+                if settled:
+                    return settled_estimate(state, seat)
                 return self.evaluate(state, seat)
             if state.end_phase:
-                exact = self._solve_rest(state, seat)
+                exact = self._solve_rest(state, seat, settled)
                 if exact is not None:
                     return exact
             a = self.rng.choice(state.legal_actions()) if self.use_random else policy.choose(state)
             state.apply_action(a)
-        return deal_value(state, seat)
+        return settled_value(state, seat) if settled else deal_value(state, seat)
 
-    def _solve_rest(self, state: State, seat: int) -> int | None:
-        """The exact deal result from an end-phase state, or None if it is too big to solve."""
+    def _solve_rest(self, state: State, seat: int, settled: bool = False) -> int | None:
+        """The exact deal result from an end-phase state, or None if it is too big to solve;
+        ``settled``: its settled value (see :mod:`bezique.agents.settled`)."""
         mover = state.turn
         hand_me = state.hand_masks[mover]
         if hand_me.bit_count() > self.solver_cards:
@@ -206,6 +217,8 @@ class Rollout:
             v = solver.search(me, opp, lead, -(1 << 30), 1 << 30)
         except SolverBudgetError:
             return None
+        if settled:
+            return settled_after_end(state, seat, v)
         if mover != seat:
             v = -v
         s = state.scores
@@ -306,7 +319,10 @@ class SearchAgent:
         action that dropped out of a close call is averaged over the first worlds only)."""
         legal = candidates(obs)
         seat = obs.seat
-        sampler = WorldSampler(obs, self.infer, self.model,
+        # (in the multi-pack games the quick "could have declared" test is too often true
+        # for the inference to tell worlds apart: it only slows the sampling)
+        infer = 0.0 if is_settled(obs.rules) else self.infer
+        sampler = WorldSampler(obs, infer, self.model,
                                HeuristicPolicy(solver_cards=0) if self.model else None)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))

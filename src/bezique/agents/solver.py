@@ -71,7 +71,7 @@ class EndSolver:
         # suit masks and "higher than" masks per card
         self._suit = tuple(0xFF << (8 * (c >> 3)) for c in range(32))
         self._higher = tuple(((1 << (c & 7)) - 1) << (8 * (c >> 3)) for c in range(32))
-        self._trumps = 0xFF << (8 * trump)
+        self._trumps = 0xFF << (8 * trump) if trump >= 0 else 0  # (-1: no trumps fixed)
         self._shift = 32 * max(rules.copies, 2)
         self._tab = tables(tuple(rules.card_points))
         self._discards: dict[int, tuple[int, ...]] = {}
@@ -211,8 +211,8 @@ class EndSolver:
         higher = self._higher
         suit = self._suit
         otrumps = ofold & self._trumps
-        tsh = 8 * trump
-        tidx = trump << 17 | (otrumps >> tsh) << 8
+        tsh = 8 * trump if trump >= 0 else 0
+        tidx = trump << 17 | (otrumps >> tsh) << 8 if trump >= 0 else 0
         rt = self._tab.replies
         for c in leads:
             # me less one copy of c

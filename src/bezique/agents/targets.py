@@ -97,14 +97,14 @@ class MeldTargets:
         self.quick_four_masks = [(cls, 0x01010101 << r, replicate(0x01010101 << r, copies), n)
                                  for cls, r, n in self.quick_fours]
         self.deck_mask = sum(1 << p for p in rules.deck)
-        self.seven_card = make_card(rules.seven_rank, trump)
+        self.seven_card = make_card(rules.seven_rank, trump) if trump >= 0 else -1
         # cards that beat a lead of each card: lower ranks of its suit, and trumps if it is not
         # one (32-bit set and physical mask)
         self.beat32: list[int] = []
         for c in range(32):
             s, r = c >> 3, c & 7
             m = ((1 << r) - 1) << (s * 8)
-            if s != trump:
+            if s != trump and trump >= 0:  # (no trumps yet in the multi-pack games)
                 m |= 0xFF << (trump * 8)
             self.beat32.append(m)
         self.beat_phys = [replicate(m, copies) for m in self.beat32]

@@ -4,8 +4,8 @@
 run it too.  The subcommand modules (``demo``, ``replay``, ``play``, ``serve``, ``arena``,
 ``tournament``, ``selfplay``, ``engine``, ``agents``, ``solve``, ``stats``) define plain click
 commands and import only :mod:`bezique.cli.common` (one-line errors, option parsing, the
-progress bar) of this package; this module adds them to the group, so imports go one way.  Every error a user can cause prints one line and exits with
-status 2, never a traceback.
+progress bar) of this package; this module adds them to the group, so imports go one way.
+Every error a user can cause prints one line and exits with status 2, never a traceback.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from .common import fail, parse_options, whole
 
 
 @click.command("demo")
-@click.option("--variant", default="bezique", show_default=True, help="bezique or binocle")
+@click.option("--variant", default="bezique", show_default=True,
+              help="bezique, binocle, rubicon, sixpack, eightpack or bezique3")
 @click.option("--seed", default=None, metavar="INTEGER",
               help="Seed for the shuffle and the players: the same seed gives the same game.")
 @click.option("--deals", default="1", show_default=True, metavar="INTEGER",

@@ -12,8 +12,11 @@ from .common import fail, parse_options
 @click.option("--level", type=click.IntRange(1, 5), default=None,
               help="The computer's strength: 1 beginner, 2 casual, 3 club, 4 strong, "
                    "5 expert.")
-@click.option("--variant", type=click.Choice(["bezique", "binocle"]), default=None,
-              help="The game: bezique (64 cards) or binocle (48 cards).")
+@click.option("--variant",
+              type=click.Choice(["bezique", "binocle", "rubicon", "sixpack", "eightpack"]),
+              default=None,
+              help="The game: bezique (64 cards), binocle (48 cards), or the one-deal games "
+                   "rubicon (128), sixpack (192), eightpack (256).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points to win the game (default 1000).")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle and the computer.")

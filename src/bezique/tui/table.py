@@ -108,7 +108,8 @@ def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:
         mark = "▶" if obs.turn == seat and not terminal else " "
         t.add_row(f"{mark}{name}", str(obs.scores[seat]), str(obs.totals[seat]
                                                               + obs.scores[seat]))
-    info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump],
+    info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump] if obs.trump >= 0
+                                      else "none yet (the first marriage fixes them)",
                                       "bold red" if colour and obs.trump in (1, 2)
                                       else "bold"))
     if obs.turnup is not None:

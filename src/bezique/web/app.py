@@ -30,7 +30,7 @@ from ..errors import BeziqueError, RequestError
 from ..schema import WebCreate, WebJoin, WebMessage, WebMine, WebToken, check, parse_json
 from .info import add_info_routes
 from .limits import GAMES_PER_MINUTE, RateLimit
-from .live import COMPUTER, FRIEND, Refusal
+from .live import FRIEND, Refusal
 from .manager import Manager
 from .replay import finished_record, replay_frames
 from .store import Store

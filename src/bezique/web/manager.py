@@ -39,6 +39,11 @@ from .store import GameRow, Store, hash_token
 from .views import seat_view, summary
 from .workers import AgentPool
 
+# The browser game's variants: those the computer players know (agents.base.AGENT_VARIANTS)
+# that its pages show (the one-deal games need trumps shown as not yet fixed, no turn-up and
+# the settlement in words: web/static, issue #13 item 4).
+WEB_VARIANTS = tuple(v for v in AGENT_VARIANTS if v in ("bezique", "binocle"))
+
 MAX_NAME = 24
 
 SendHook = Callable[[LiveGame, int, dict[str, Any]], None]
@@ -114,8 +119,8 @@ class Manager:
         the creator's seat token and (with a friend) the invitation."""
         opponent, variant, target, level = form.opponent, form.variant, form.target, form.level
         name, seed = form.name, form.seed
-        if variant not in AGENT_VARIANTS:
-            raise Refusal(f"the browser game plays {' and '.join(AGENT_VARIANTS)}, not "
+        if variant not in WEB_VARIANTS:
+            raise Refusal(f"the browser game plays {' and '.join(WEB_VARIANTS)}, not "
                           f"{short(variant)} (the rest of the family is coming)")
         try:
             rules = Rules.preset(variant, target=target)
