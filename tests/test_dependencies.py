@@ -23,6 +23,7 @@ KNOWN = {
     "playwright": "microsoft/playwright-python", "pettingzoo": "Farama-Foundation/PettingZoo",
     "gymnasium": "Farama-Foundation/Gymnasium", "open_spiel": "google-deepmind/open_spiel",
     "numpy": "numpy/numpy", "setuptools": "pypa/setuptools", "wheel": "pypa/wheel",
+    "ray": "ray-project/ray", "pyarrow": "apache/arrow", "matplotlib": "matplotlib/matplotlib",
 }
 
 
