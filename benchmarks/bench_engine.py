@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_engine.py [--seconds S] [--json] [--variant bezique]
+    python benchmarks/bench_engine.py [--seconds S] [--json] [--variant bezique] [--deals-only]
 
 Each measurement runs for about ``--seconds`` seconds.  ``--json`` prints one object with at least
 ``random_deals_per_s``, ``clone_per_s``, ``solve_ms_median`` and ``solve_ms_p99``.
@@ -102,8 +102,8 @@ def end_positions(rules: Rules, n: int, seed: int = 1) -> list[State]:
     return out
 
 
-def measure(seconds: float, variant: str) -> dict[str, Any]:
-    """Every measurement, as a dict."""
+def measure(seconds: float, variant: str, deals_only: bool = False) -> dict[str, Any]:
+    """Every measurement (or only random deals per second), as a dict."""
     rules = Rules.preset(variant)
     import bezique.state
 
@@ -114,6 +114,8 @@ def measure(seconds: float, variant: str) -> dict[str, Any]:
     seeds = iter(range(10**9))
     res["random_deals_per_s"] = round(_timed(lambda: (random_deal(rules, next(seeds)), 1)[1],
                                              seconds), 1)
+    if deals_only:
+        return res
     base = mid_deal(rules, 5)
 
     def clones() -> int:
@@ -199,8 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--variant", default="bezique")
+    ap.add_argument("--deals-only", action="store_true",
+                    help="measure random deals per second only (for interleaved comparisons)")
     args = ap.parse_args(argv)
-    res = measure(args.seconds, args.variant)
+    res = measure(args.seconds, args.variant, args.deals_only)
     if args.json:
         print(json.dumps(res))
     else:
