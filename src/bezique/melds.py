@@ -58,8 +58,9 @@ _QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
 
 def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
     """The patterns under ``trump`` with what the meld search needs to reject them cheaply:
-    the class, the physical mask of every card that could take part, (mask, count) needs, for
-    two packs the cards needed at least once and twice (32-bit card masks), and how many of the
+    the class, the physical mask of every card that could take part, (cards, count) needs (32-bit
+    card masks: that many copies among those cards), for two packs the cards needed at least
+    once and twice (32-bit card masks), and how many of the
     possible cards must be held (for "n of a rank" in any suits).  Cached per (rules, trump)."""
     key = (rules, trump)
     got = _QUICK.get(key)
@@ -73,15 +74,15 @@ def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
             cards = [make_card(pat.rank, s) for s in range(4)]
             pm = replicate(mask_of(cards), rules.copies)
             if pat.distinct:
-                reqs = tuple((replicate(1 << c, rules.copies), 1) for c in cards)
+                reqs = tuple((1 << c, 1) for c in cards)
                 need1 = mask_of(cards)
             else:
-                reqs = ((pm, pat.n),)
+                reqs = ((mask_of(cards), pat.n),)
                 if pat.n == 2 * len(cards):
                     need1 = need2 = mask_of(cards)
         else:
             pm = replicate(mask_of(c for c, _ in pat.counts), rules.copies)
-            reqs = tuple((replicate(1 << c, rules.copies), n) for c, n in pat.counts)
+            reqs = tuple((1 << c, n) for c, n in pat.counts)
             need1 = mask_of(c for c, _ in pat.counts)
             need2 = mask_of(c for c, n in pat.counts if n >= 2)
         nmin = pat.n if pat.n and not pat.distinct else 0
@@ -92,6 +93,38 @@ def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
 
 
 _PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
+
+
+def copy_levels(phys: int, copies: int) -> list[int]:
+    """``levels[n - 1]``: the cards (a 32-bit mask) of which ``phys`` holds at least n copies.
+
+    >>> [bin(x) for x in copy_levels(0b11 | 0b10 << 32 | 0b10 << 64, 3)]
+    ['0b11', '0b10', '0b10']
+    """
+    levels = [0] * copies
+    for k in range(copies):
+        w = phys >> (32 * k) & CARD_MASK32
+        for n in range(k, 0, -1):  # a card held n times so far now has n + 1
+            levels[n] |= levels[n - 1] & w
+        levels[0] |= w
+    return levels
+
+
+def _held_enough(levels: list[int], reqs: tuple[tuple[int, int], ...]) -> bool:
+    """Every (cards, need) of ``reqs``: at least ``need`` copies held among those cards."""
+    for m, need in reqs:
+        if need > len(levels):
+            return False
+        if not m & (m - 1):  # one card
+            if not levels[need - 1] & m:
+                return False
+        else:
+            n = 0
+            for lv in levels:
+                n += (lv & m).bit_count()
+            if n < need:
+                return False
+    return True
 
 
 def fixed_trump(rules: Rules, kind: int, cards: Iterable[int]) -> int:
@@ -214,8 +247,8 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                  and (held_phys & q[2]).bit_count() >= q[6]]
     else:
         held = fold_copies(held_phys, copies)
-        cands = [q for q in patterns
-                 if all((held_phys & cm).bit_count() >= need for cm, need in q[3])]
+        levels = copy_levels(held_phys, copies)
+        cands = [q for q in patterns if _held_enough(levels, q[3])]
     found: list[int] = []
     for pat, cls, pm, _, _, _, _ in cands:
         # rule 4 (a card new to the class), fresh card

@@ -264,15 +264,20 @@ class State(Declaring):
                 out = [*_suit_reps(a), *_suit_reps(b), *_suit_reps(c), *_suit_reps(d)]
             dup = lo & hand >> 32
         else:
+            # one 32-bit word per copy (a mask of four or more packs is a long int: shifting
+            # it once per copy beats testing it bit by bit); the lowest copy of each card
             out = []
             seen = dup = 0
-            for p in bits(hand):
-                c = p & 31
-                if seen >> c & 1:
-                    dup |= 1 << c
-                else:
-                    seen |= 1 << c
-                    out.append(p)
+            for copy in range(self.copies):
+                w = hand >> (32 * copy) & CARD_MASK32
+                if w:
+                    dup |= w & seen
+                    new = w & ~seen
+                    seen |= w
+                    while new:
+                        low = new & -new
+                        out.append(32 * copy + low.bit_length() - 1)
+                        new ^= low
         # copies of a card held twice differ only for a seven of trumps or a known copy
         if dup:
             k = self.known_masks
