@@ -318,3 +318,20 @@ def test_a_worker_never_outlives_its_server(tmp_path: Path) -> None:
             return
         time.sleep(0.2)
     pytest.fail(f"worker {worker} outlived its server")
+
+
+def test_pages_opened_on_one_seat_are_rate_limited(tmp_path: Path) -> None:
+    """A storm of tabs on one seat: each page beyond the limit gets one line and is closed."""
+    with client_for(tmp_path, pages_per_minute=6) as client:
+        g = new_game(client, opponent="friend")
+        url = f"/ws/{g['id']}?token={g['token']}"
+        firsts = []
+        for _ in range(12):
+            with client.websocket_connect(url) as ws:
+                firsts.append(ws.receive_json())
+        assert [m["type"] for m in firsts[:10]] == ["state"] * 10
+        assert all(m["type"] == "error" and m["fatal"] and "too many pages" in m["message"]
+                   for m in firsts[10:])
+        other = new_game(client, opponent="friend")  # other games are not affected
+        with client.websocket_connect(f"/ws/{other['id']}?token={other['token']}") as ws:
+            assert ws.receive_json()["type"] == "state"
