@@ -281,19 +281,19 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
 
     @app.websocket("/ws/{game_id}")
     async def ws(websocket: WebSocket, game_id: str, token: str = "") -> None:
-        await websocket.accept()
         try:
             live, seat = manager.seat_or_refuse(game_id, token)
         except Refusal as e:
+            await websocket.accept()
             await websocket.send_json({"type": "error", "message": e.message, "fatal": True})
             await websocket.close(code=4403 if e.status == 403 else 4404)
             return
-        if not opening.allow(f"{game_id}/{seat}"):  # a storm of tabs costs one line each
-            await websocket.send_json({"type": "error", "fatal": True, "message":
-                                       "too many pages opened on this game: wait a moment "
-                                       "and reload"})
+        if not opening.allow(f"{game_id}/{seat}"):
+            # a storm of tabs: refused before the handshake completes (HTTP 403), the
+            # cheapest answer there is; a page learns of it as a failed connection
             await websocket.close(code=4429)
             return
+        await websocket.accept()
         try:
             await manager.connect(live, seat, websocket)
             manager.kick_computer(live)
