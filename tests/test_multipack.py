@@ -496,3 +496,22 @@ def test_exchange_and_seven_are_refused_where_there_is_no_turn_up() -> None:
         with pytest.raises(IllegalActionError, match="no turn-up"):
             s.apply(text)
         assert s.key() == key
+
+
+def test_the_settlement_is_explained_in_words_in_the_account() -> None:
+    """RULES.md 9.9 examples 9-11 as a player reads them at the end of the deal."""
+    from bezique.scoring import settlement_words
+
+    kw = dict(game_bonus=500, rubicon=1000, rubicon_bonus=1300)
+    assert settlement_words((1320, 620), (0, 0), **kw) == "rubiconed: 1300 + 600 + 1300 = 3200"
+    assert settlement_words((1320, 60), (0, 0), **kw).endswith("the minimum 100 + 1300 = 2700")
+    assert settlement_words((1450, 930), (150, 170), **kw) == (
+        "brisques counted: 1600 - 1100 = 500, + 500 for the game = 1000")
+    from click.testing import CliRunner
+
+    from bezique.cli import main
+
+    out = CliRunner().invoke(main, ["demo", "--variant", "rubicon", "--seed", "1"])
+    assert out.exit_code == 0
+    last = out.output.strip().splitlines()[-1]
+    assert " wins the game and scores " in last and " = " in last

@@ -4,6 +4,7 @@ why, drawing when there is nothing to declare, undo that leaves no trace, …)."
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,6 +26,19 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "data"
     monkeypatch.setenv("BEZIQUE_DATA_DIR", str(d))
     return d
+
+
+def play_out(s: Session, rng: random.Random) -> Session:
+    """Play a session to the end of its game: random moves for the player, the computer's own,
+    each next deal started."""
+    while not s.game_over():
+        if s.deal_over():
+            s.next_deal()
+        elif s.human_to_act():
+            s.play(rng.choice(s.observation().legal))
+        else:
+            s.computer_move()
+    return s
 
 
 def unfinished_game(seed: int = 5) -> Session:
@@ -260,19 +274,10 @@ async def test_the_chosen_radio_buttons_show_without_colour(
 
 
 async def test_game_over_shows_each_deal_and_plays_again_with_the_same_rules() -> None:
-    import random
-
     from bezique.tui.modals import SummaryScreen
 
-    s = Session.new(PlayConfig(level=1, seed=3, target=300), save_path())
-    rng = random.Random(1)
-    while not s.game_over():
-        if s.deal_over():
-            s.next_deal()
-        elif s.human_to_act():
-            s.play(rng.choice(s.observation().legal))
-        else:
-            s.computer_move()
+    s = play_out(Session.new(PlayConfig(level=1, seed=3, target=300), save_path()),
+                 random.Random(1))
     deals = [*s.game.deals, s.state]
     assert len(deals) >= 2
     app = make_app(resume=True)

@@ -19,13 +19,15 @@ Their text (RULES.md 7) depends on the position (``QS`` or ``QS*``), so
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import bits
 
-PASS = 256
-EXCHANGE = 257
-SEVEN = 258
-CARTE = 259
-OFFER = 260
+PASS: Final = 256
+EXCHANGE: Final = 257
+SEVEN: Final = 258
+CARTE: Final = 259
+OFFER: Final = 260
 
 
 def meld_action(mask: int) -> int:

@@ -16,20 +16,32 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from .errors import BeziqueError
 
-RANKS = "ATKQJ987"
-SUITS = "SHDC"
-SUIT_SYMBOLS = "♠♥♦♣"
-RANK_NAMES = ("ace", "ten", "king", "queen", "jack", "nine", "eight", "seven")
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+# Constants are ``Final``: the compiled build reads them as C constants, not from a module dict.
+RANKS: Final = "ATKQJ987"
+SUITS: Final = "SHDC"
+SUIT_SYMBOLS: Final = "♠♥♦♣"
+RANK_NAMES: Final = ("ace", "ten", "king", "queen", "jack", "nine", "eight", "seven")
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 
-ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = range(8)
-SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+ACE: Final = 0
+TEN: Final = 1
+KING: Final = 2
+QUEEN: Final = 3
+JACK: Final = 4
+NINE: Final = 5
+EIGHT: Final = 6
+SEVEN: Final = 7
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
 
-NCARDS = 32
-CARD_MASK32 = (1 << NCARDS) - 1
+NCARDS: Final = 32
+CARD_MASK32: Final = 0xFFFFFFFF  # the 32 cards of one pack
 
 
 def make_card(rank: int, suit: int) -> int:

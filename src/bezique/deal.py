@@ -28,7 +28,7 @@ def shuffled_deal(rules: Rules, seed: int | random.Random | None, dealer: int) -
     from the dealer's left, then the turn-up if the variant has one."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     deck = list(rules.deck)
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     h, n = rules.hand_size, rules.nplayers
     hands: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
@@ -37,6 +37,27 @@ def shuffled_deal(rules: Rules, seed: int | random.Random | None, dealer: int) -
     if rules.turnup:
         return hands, deck[k], deck[k + 1 :]
     return hands, -1, deck[k:]
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``: the same permutation from the same generator state, drawn straight
+    from ``getrandbits`` (``random.shuffle`` spends most of a deal's set-up in Python-level calls).
+
+    >>> a, b = list(range(64)), list(range(64))
+    >>> random.Random(5).shuffle(a); shuffle(random.Random(5), b); a == b
+    True
+    """
+    if type(rng) is not random.Random:  # a subclass may draw differently: let it
+        rng.shuffle(x)
+        return
+    bits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        r: int = bits(k)
+        while r >= n:
+            r = bits(k)
+        x[i], x[r] = x[r], x[i]
 
 
 def checked_deal(rules: Rules, hands: Sequence[Sequence[int | str]], turnup: int | str | None,

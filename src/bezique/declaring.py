@@ -11,6 +11,8 @@ flow of the deal; the three classes are one object, as python-chess's ``Board`` 
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as act
 from .cards import (
     JACK,
@@ -41,9 +43,9 @@ from .position import (
     Position,
     _set,
 )
-from .scoring import game_winner
+from .scoring import game_winner, side_winner
 
-_COURT = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
+_COURT: Final = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
 
 
 class Declaring(Position):
@@ -98,8 +100,30 @@ class Declaring(Position):
                     out.append(act.EXCHANGE)
                 if sevens & ~self.scored_sevens and rules.seven == "declared":
                     out.append(act.SEVEN)
+        if len(self.hand_masks) == 4 and self._may_offer(seat):
+            out.append(act.OFFER)
         out.append(act.PASS)
         return out
+
+    def _may_offer(self, seat: int) -> bool:
+        """Partnership (RULES.md 9.5): the trick's winner may pass the declaring turn to the
+        partner instead of declaring (once: not after a declaration, not back again)."""
+        return (len(self.hand_masks) == 4 and seat == self._last and not self._dmelds
+                and not self._dseven and self.partner(seat) >= 0)
+
+    def _offer(self, seat: int) -> None:
+        if self.phase_id != DECLARE:
+            raise IllegalActionError(self._not_declaring_msg())
+        if not self._may_offer(seat):
+            raise IllegalActionError(
+                "only the trick's winner may offer the declaring turn to the partner, before "
+                "declaring anything" if self.partner(seat) >= 0
+                else f"offering the declaring turn is for partners ({self.rules.variant} with "
+                     "partnership = true)"
+            )
+        snap = self._snapshot(act.OFFER)
+        self.turn = self.partner(seat)
+        self._prev = snap
 
     def _not_declaring_msg(self) -> str:
         if self.stock_pos >= self._nstock:
@@ -182,7 +206,9 @@ class Declaring(Position):
             raise IllegalActionError(
                 f"you may declare {n} meld{'s' if n > 1 else ''} per trick won; win another trick"
             )
-        held = self.hand_masks[seat] | self.shown_masks[seat]
+        mate = self.partner(seat)
+        mate_shown = self.shown_masks[mate] if mate >= 0 else 0
+        held = self.hand_masks[seat] | self.shown_masks[seat] | mate_shown
         if mask & ~held:
             raise IllegalActionError(f"you do not hold {cards_sym(mask & ~held)}")
         asked = mask
@@ -193,7 +219,7 @@ class Declaring(Position):
         restore = -1
         if rules.reuse == "classic":
             problem = meld_problem(rules, kind, mask, self.hand_masks[seat],
-                                   self.shown_masks[seat], self.used_masks[seat],
+                                   self.shown_masks[seat] | mate_shown, self.used_masks[seat],
                                    self.meld_log[seat])
         else:
             problem, restore = reuse_problem(rules, kind, mask, self.hand_masks[seat],
@@ -202,17 +228,30 @@ class Declaring(Position):
         if problem:
             raise IllegalActionError(problem)
         if mask != asked or mask not in self.legal_meld_masks(seat):
+            if mate >= 0 and mask & mate_shown and not mask & ~mate_shown:
+                raise IllegalActionError("add at least one card of your own to your partner's")
+            if mate >= 0 and mask & mate_shown and rules.partner_bezique == "own":
+                raise IllegalActionError(
+                    f"a {rules.melds[kind].name} counts only if all its cards are one player's "
+                    "(partner_bezique = own)"
+                )
             raise IllegalActionError(
                 f"{act.meld_action(asked)} is not a legal action: {cards_sym(mask)} is declared "
                 "with other copies (see legal_actions)"
             )
         snap = self._snapshot(act.meld_action(mask))
         k = rules.melds[kind]
-        self.meld_log = _set(self.meld_log, seat, (*self.meld_log[seat], (kind, mask)))
+        log = (*self.meld_log[seat], (kind, mask))
         used = self.used_masks[seat]
-        self.used_masks = _set(self.used_masks, seat, _set(used, k.cls, used[k.cls] | mask))
+        used = _set(used, k.cls, used[k.cls] | mask)
+        self.meld_log = _set(self.meld_log, seat, log)
+        self.used_masks = _set(self.used_masks, seat, used)
+        if mate >= 0:  # partners share one log (RULES.md 9.5: judged together)
+            self.meld_log = _set(self.meld_log, mate, log)
+            self.used_masks = _set(self.used_masks, mate, used)
         self.hand_masks = _set(self.hand_masks, seat, self.hand_masks[seat] & ~mask)
-        self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] | mask)
+        self.shown_masks = _set(self.shown_masks, seat,
+                                self.shown_masks[seat] | (mask & ~mate_shown))
         self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~mask)
         if restore >= 0:
             self._restored = _set(self._restored, seat, self._restored[seat] | 1 << restore)
@@ -230,13 +269,14 @@ class Declaring(Position):
     def _score(self, seat: int, pts: int, reason: str, detail: str) -> None:
         self._scores = _set(self._scores, seat, self._scores[seat] + pts)
         self._events = (*self._events, (seat, pts, reason, detail))
-        if (
-            self.rules.end_check == "immediate"
-            and self._winner < 0
-            and self.totals[seat] + self._scores[seat] >= self.rules.target
-        ):
-            self._winner = seat
-            self.phase_id = OVER
+        if self.rules.end_check == "immediate" and self._winner < 0:
+            mate = self.partner(seat)
+            total = self.totals[seat] + self._scores[seat]
+            if mate >= 0:
+                total += self.totals[mate] + self._scores[mate]
+            if total >= self.rules.target:
+                self._winner = seat % 2 if mate >= 0 else seat  # a side's number, or the seat
+                self.phase_id = OVER
 
     def _end_deal(self) -> None:
         rules = self.rules
@@ -267,4 +307,5 @@ class Declaring(Position):
             return
         # a tie goes to the taker of the last trick: the one that scored as last (24th or 32nd)
         last = next((e[0] for e in self._events if e[2] == "last trick"), win)
-        self._winner = game_winner(rules.target, before, self.game_scores, order, last)
+        decide = side_winner if self.partner(0) >= 0 else game_winner
+        self._winner = decide(rules.target, before, self.game_scores, order, last)

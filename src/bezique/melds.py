@@ -110,7 +110,7 @@ def classify(rules: Rules, patterns: tuple[QuickPattern, ...], mask: int) -> int
     cards = [p & 31 for p in bits(mask)]
     best = -1
     for q in patterns:
-        if q[0].matches(cards):
+        if not mask & ~q[2] and q[0].matches(cards):  # q[2]: every copy of its cards
             k = q[0].kind
             if best < 0 or rules.melds[k].points > rules.melds[best].points:
                 best = k
@@ -157,14 +157,19 @@ def known_concealed(mask: int, hand: int, known_own: int, copies: int) -> int:
 
 
 def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
-                copies: int) -> list[list[int]]:
-    """Concealed copies (one group) then shown copies by history, for meld enumeration."""
+                copies: int, mate: int = 0) -> list[list[int]]:
+    """Concealed copies (one group) then shown copies by history, for meld enumeration; the
+    partner's shown copies (``mate``, a part of ``shown``) are grouped apart from the seat's own."""
     out = []
     conc = known_first([q for q in range(card, 32 * copies, 32) if hand >> q & 1], known)
     if conc:
         out.append(conc)
     if shown:
-        out.extend(shown_groups(log, shown, card, copies))
+        if mate:
+            out.extend(shown_groups(log, shown & ~mate, card, copies))
+            out.extend(shown_groups(log, mate, card, copies))
+        else:
+            out.extend(shown_groups(log, shown, card, copies))
     return out
 
 
@@ -188,11 +193,13 @@ def multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]
 
 
 def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
-                     used: tuple[int, ...], log: Log, known: int, restored: int = 0) -> list[int]:
+                     used: tuple[int, ...], log: Log, known: int, restored: int = 0,
+                     mate: int = 0) -> list[int]:
     """Every legal meld (physical mask) of a seat holding ``hand`` concealed and ``shown`` on
     the table, with earlier melds ``log`` and class masks ``used``; ``known`` is every concealed
     card some other seat knows of (those copies are used first); ``restored`` marks the broken
-    melds of ``log`` already restored (``reuse = portland``)."""
+    melds of ``log`` already restored (``reuse = portland``); ``mate`` marks the cards of
+    ``shown`` that are the partner's (see :func:`partner_melds`)."""
     copies = rules.copies
     held_phys = hand | shown
     classic = rules.reuse == "classic"
@@ -222,7 +229,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
                                                           else 1):
                 continue
-            per = [_groups_for(c, hand, shown, log, known, copies) for c in cards]
+            per = [_groups_for(c, hand, shown, log, known, copies, mate) for c in cards]
             if pat.distinct:
                 combos: list[list[list[int]]] = [[]]
                 for gs in per:
@@ -243,7 +250,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             masks = [0]
             ok = True
             for c, need in pat.counts:
-                gs = _groups_for(c, hand, shown, log, known, copies)
+                gs = _groups_for(c, hand, shown, log, known, copies, mate)
                 caps = [len(g) for g in gs]
                 if sum(caps) < need:
                     ok = False
@@ -262,6 +269,27 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             elif reuse_problem(rules, pat.kind, m, hand, shown, log, restored, False)[0] is None:
                 found.append(m)
     return found
+
+
+def partner_melds(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
+                  mate_shown: int, used: tuple[int, ...], log: Log, known: int) -> list[int]:
+    """Partnership (RULES.md 9.5): every meld a seat may declare with its own cards and its
+    partner's shown cards (``mate_shown``), judged against the side's melds together (``log``
+    and ``used`` are the side's) as if one player held both.  Project readings: the seat adds
+    at least one card of its own, and under ``partner_bezique = own`` a double or triple bezique
+    is all one player's cards."""
+    own = hand | shown
+    out = []
+    for m in legal_meld_masks(rules, patterns, hand, shown | mate_shown, used, log, known,
+                              mate=mate_shown):
+        if not m & own:
+            continue
+        if m & mate_shown and rules.partner_bezique == "own":
+            k = rules.melds[classify(rules, patterns, m)]
+            if k.shape == "beziques" and k.count >= 2:
+                continue
+        out.append(m)
+    return out
 
 
 # ---------------------------------------------------------------------- the class rules

@@ -22,9 +22,6 @@ from .cards import RANK_NAMES, SUIT_SYMBOLS, card_of, card_symbol, make_card, ra
 from .errors import BeziqueError
 from .state import State
 
-# The names of the computer's levels 1..5 (``bezique play``, ``bezique serve``), one set for both.
-LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "club", 4: "strong", 5: "expert"}
-
 
 def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_symbol(c) for c in sorted(cards, key=lambda c: (suit_of(c), rank_of(c))))
@@ -100,7 +97,9 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         elif done:
             n = before.rules.nplayers
             cards = [*before.trick_cards(), action & 31]
-            seats = [(p - len(cards) + 1 + i) % n for i in range(n)]
+            duel = before.duel_seats()  # four-handed duels: two-card tricks
+            seats = ([duel[p == duel[0]], p] if duel
+                     else [(p - len(cards) + 1 + i) % n for i in range(n)])
             plays = ", ".join(f"{names[q]} plays {card_symbol(c)}"
                               for q, c in zip(seats[1:], cards[1:], strict=True))
             out.append(
@@ -124,6 +123,8 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         gain = (f"+{pts} ({_score_text(after, names)})" if pts
                 else "no score (that one has scored already)")
         out.append(f"  {who} exchanges the {_seven(before)} for the turn-up {got}: {gain}")
+    elif action == act.OFFER:
+        out.append(f"  {who} offers the declaring turn to {names[before.partner(p)]}.")
     elif action == act.SEVEN:
         out.append(
             f"  {who} declares the {_seven(before)}: +{points.get('seven', 0)}"
@@ -190,14 +191,23 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
         if res.winner < 0:
             out.append("The game is drawn: nobody scores.")
         else:
-            how = (f"{names[1 - res.winner]} is rubiconed" if res.rubicon
-                   else "brisques counted" if res.brisques_counted else "brisques not counted")
-            out.append(f"{names[res.winner]} wins the game ({how}) and scores {res.value}.")
+            words = state.settlement_words()  # e.g. "rubiconed: 1300 + 600 + 1300 = 3200"
+            if res.rubicon:
+                words = f"{names[1 - res.winner]} is {words}"
+            elif not res.brisques_counted and any(state.rules.card_points):
+                words = f"brisques not counted: {words}"
+            out.append(f"{names[res.winner]} wins the game and scores {res.value} ({words}).")
         return out
     g = state.game_scores
     out.append(
         f"Deal over: {_score_text(state, names)}. Game: {_score_text(state, names, g)}."
     )
+    if state.partner(0) >= 0:  # four-handed partnership: the game is by side (RULES.md 9.5)
+        a, b = state.side_scores()
+        out.append(f"Sides: {names[0]} & {names[2]} {a}, {names[1]} & {names[3]} {b}.")
+        if state.winner is not None:
+            out.append(f"{names[state.winner]} & {names[state.winner + 2]} win the game.")
+        return out
     if state.winner is not None:
         out.append(f"{names[state.winner]} wins the game.")
     return out
@@ -227,7 +237,8 @@ def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Itera
                "action the record is out of step (`--json` lists each one)")
     lead = state.trick_cards()
     if lead and not state.is_terminal():
-        leader = (state.current_player() - len(lead)) % state.rules.nplayers
+        duel, p = state.duel_seats(), state.current_player()
+        leader = duel[p == duel[0]] if duel else (p - len(lead)) % state.rules.nplayers
         shown = _from_table(state, leader, _lead_phys(state))
         yield (f"Trick {state.tricks_played + 1}: {names[leader]} leads "
                f"{card_symbol(lead[0])}{shown} ...")

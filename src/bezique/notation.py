@@ -46,6 +46,10 @@ class Position(Protocol):
         """Which concealed physical copy of card ``p`` a play by card uses."""
         ...
 
+    def partner(self, seat: int) -> int:
+        """The seat's partner, or -1."""
+        ...
+
 
 def action_to_string(pos: Position, action: int, seat: int) -> str:
     """Canonical text of ``action`` for ``seat``, e.g. ``play QS*`` or ``meld QS JD``."""
@@ -57,38 +61,51 @@ def action_to_string(pos: Position, action: int, seat: int) -> str:
         return "seven"
     if action == act.CARTE:
         return "carte"
+    if action == act.OFFER:
+        return "offer"
     if action < 256:
         return "play " + _token(pos, seat, action)
     toks = [(_token_key(pos, seat, p), _token(pos, seat, p)) for p in bits(action >> 9)]
     return "meld " + " ".join(t for _, t in sorted(toks))
 
 
+def _shown_place(pos: Position, seat: int, p: int) -> tuple[int, str]:
+    """Where ``p`` lies on the table for ``seat``: its own shown cards (``*``), its partner's
+    (``+``, RULES.md 9.5), or neither (0, "")."""
+    if pos.shown_masks[seat] >> p & 1:
+        return pos.shown_masks[seat], "*"
+    mate = pos.partner(seat)
+    if mate >= 0 and pos.shown_masks[mate] >> p & 1:
+        return pos.shown_masks[mate], "+"
+    return 0, ""
+
+
 def _token_key(pos: Position, seat: int, p: int) -> tuple[int, int, int]:
-    shown = pos.shown_masks[seat] >> p & 1
-    num = 0
-    if shown:
-        for i, g in enumerate(shown_groups(pos.meld_log[seat], pos.shown_masks[seat], p & 31,
-                                           pos.copies)):
+    shown, mark = _shown_place(pos, seat, p)
+    num = 99
+    if mark:
+        for i, g in enumerate(shown_groups(pos.meld_log[seat], shown, p & 31, pos.copies)):
             if p in g:
-                num = i
-    return (suit_of(p), rank_of(p), num if shown else 99)
+                num = i if mark == "*" else 50 + i
+    return (suit_of(p), rank_of(p), num)
 
 
 def _token(pos: Position, seat: int, p: int) -> str:
     name = card_name(p)
-    if not pos.shown_masks[seat] >> p & 1:
+    shown, mark = _shown_place(pos, seat, p)
+    if not mark:
         return name
-    groups = shown_groups(pos.meld_log[seat], pos.shown_masks[seat], p & 31, pos.copies)
+    groups = shown_groups(pos.meld_log[seat], shown, p & 31, pos.copies)
     if len(groups) == 1:
-        return name + "*"
+        return name + mark
     for i, g in enumerate(groups):
         if p in g:
-            return f"{name}*{i + 1}"
+            return f"{name}{mark}{i + 1}"
     raise AssertionError("shown card not in its groups")  # pragma: no cover
 
 
 _WORDS = {"pass": act.PASS, "draw": act.PASS, "exchange": act.EXCHANGE, "seven": act.SEVEN,
-          "carte": act.CARTE}
+          "carte": act.CARTE, "offer": act.OFFER}
 
 
 def string_to_action(pos: Position, text: str) -> int:
@@ -122,9 +139,18 @@ def _resolve_tokens(pos: Position, seat: int, tokens: Iterable[str], for_play: b
     known = 0
     for k in pos.known_masks:
         known |= k
+    mate = pos.partner(seat)
     for tok in tokens:
         t = tok.strip()
         star = t.find("*")
+        plus = t.find("+") if mate >= 0 else -1
+        partners = plus >= 0 and (star < 0 or plus < star)
+        if partners:
+            star, shown = plus, pos.shown_masks[mate]  # the partner's shown copy (RULES.md 9.5)
+            if for_play:
+                raise IllegalActionError("you can only play your own cards, not your partner's")
+        else:
+            shown = pos.shown_masks[seat]
         num = 0
         if star >= 0:
             tail = t[star + 1 :]
@@ -155,7 +181,8 @@ def _resolve_tokens(pos: Position, seat: int, tokens: Iterable[str], for_play: b
         else:
             groups = shown_groups(pos.meld_log[seat], shown, c, copies)
             if not groups:
-                raise IllegalActionError(f"you have no {card_symbol(c)} on the table")
+                whose = "your partner has" if partners else "you have"
+                raise IllegalActionError(f"{whose} no {card_symbol(c)} on the table")
             if num == 0 and len(groups) > 1:
                 raise IllegalActionError(
                     f"your shown {card_name(c)} copies differ: write "

@@ -27,23 +27,36 @@ The public fields are what agents' simulations read on their hot path (a sampled
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from .cards import bits, card_of, make_card, mask_of, rank_of
-from .melds import QuickPattern, classify, legal_meld_masks, membership, shown_groups, sort_key
+from .melds import (
+    QuickPattern,
+    classify,
+    legal_meld_masks,
+    membership,
+    partner_melds,
+    shown_groups,
+    sort_key,
+)
 from .notation import action_to_string, string_to_action
 from .rules import Rules
-from .scoring import Settlement, settle, zero_sum
+from .scoring import Settlement, settle, settlement_words, zero_sum
 
-LEAD, FOLLOW, DECLARE, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("lead", "follow", "declare", "over")
+LEAD: Final = 0
+FOLLOW: Final = 1
+DECLARE: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("lead", "follow", "declare", "over")
 
 # Score event reasons.
-REASONS = ("meld", "seven", "turnup", "last trick", "brisques", "carte")
+REASONS: Final = ("meld", "seven", "turnup", "last trick", "brisques", "carte")
 
 # Carte blanche per seat (RULES.md 9.0.4): not declared yet, no more, declared; a card >= 0
 # is a drawn non-court card the seat may still show for a repeat.
-CARTE_NOT_YET, CARTE_OFF, CARTE_ON = -1, -2, -3
+CARTE_NOT_YET: Final = -1
+CARTE_OFF: Final = -2
+CARTE_ON: Final = -3
 
 Event = tuple[int, int, str, str]  # (seat, points, reason, detail)
 Meld = tuple[int, int]  # (meld kind index, physical mask)
@@ -63,6 +76,7 @@ class Position:
         "_carte",
         "_dmelds",
         "_dseven",
+        "_duel",
         "_events",
         "_extra",
         "_last",
@@ -131,7 +145,8 @@ class Position:
     _nstock: int
     _points: tuple[int, ...]  # the rules' card points by rank (brisques), read per trick
     _tricks_at: tuple[int, int]  # (the trick that scores last at the stock or -1, the last)
-    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte), for snapshots
+    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte, _duel): snapshots
+    _duel: int  # four_hand_end = duels: the winner of the last stock trick (it leads the first)
     _carte: tuple[int, ...]  # per seat, where the variant has carte blanche (else empty)
     _restored: tuple[int, ...]  # per seat: the broken melds of its log restored (RULES 9.0.5)
     _seven7: int  # the seven of trumps (card 0..31) while it counts, else -1
@@ -197,19 +212,20 @@ class Position:
         ) = snap
         if extra is not self._extra:  # only where the deal changed one of them
             self._extra = extra
-            self.trump, self._patterns, self._trick, self._restored, self._carte = extra
+            self.trump, self._patterns, self._trick, self._restored, self._carte, self._duel = extra
 
     def _sync_extra(self) -> None:
-        """Record a change of trump, the trick of three or four, restored melds or carte
-        blanche in the one tuple snapshots share (they rarely change, and never in the classic
-        game, so a snapshot holds one reference for the five)."""
-        self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte)
+        """Record a change of trump, the trick of three or four, restored melds, carte blanche
+        or the duels in the one tuple snapshots share (they rarely change, and never in the
+        classic game, so a snapshot holds one reference for the six)."""
+        self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte,
+                       self._duel)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
         snap = self._snapshot(0)
         return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *snap[:20], self.trump, self._trick, self._restored, self._carte)
+                *snap[:20], self.trump, self._trick, self._restored, self._carte, self._duel)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.key() == other.key()
@@ -288,6 +304,14 @@ class Position:
         return settle(self._scores, self._bris, game_bonus=r.game_bonus, rubicon=r.rubicon_at,
                       rubicon_bonus=r.rubicon_bonus_points, has_brisques=any(r.card_points))
 
+    def settlement_words(self) -> str:
+        """How :meth:`settlement` reaches its value, e.g. ``rubiconed: 1300 + 600 + 1300 =
+        3200`` (see :func:`bezique.scoring.settlement_words`)."""
+        r = self.rules
+        return settlement_words(self._scores, self._bris, game_bonus=r.game_bonus,
+                                rubicon=r.rubicon_at, rubicon_bonus=r.rubicon_bonus_points,
+                                has_brisques=any(r.card_points))
+
     @property
     def last_trick_winner(self) -> int:
         """Winner of the most recent trick, or -1 before the first."""
@@ -295,7 +319,8 @@ class Position:
 
     @property
     def winner(self) -> int | None:
-        """The game's winner once decided at (or during, with ``end_check=immediate``) this deal."""
+        """The game's winner once decided at (or during, with ``end_check=immediate``) this deal:
+        a seat, or in a partnership the side (0: seats 0 & 2, 1: seats 1 & 3)."""
         return None if self._winner < 0 else self._winner
 
     @property
@@ -319,14 +344,44 @@ class Position:
         return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=sort_key)
 
     def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
-        """A seat's scored melds: (name, cards, points, intact) in the order declared."""
+        """A seat's scored melds: (name, cards, points, intact) in the order declared.  In a
+        partnership the side shares one log (its melds are judged together, RULES.md 9.5):
+        this lists the ones ``seat`` declared, intact while the side holds every card."""
         out = []
         held = self.shown_masks[seat] | self.hand_masks[seat]
-        for k, m in self.meld_log[seat]:
+        mate = self.partner(seat)
+        declarers = [seat] * len(self.meld_log[seat])
+        if mate >= 0:
+            held |= self.shown_masks[mate] | self.hand_masks[mate]
+            declarers = [e[0] for e in self._events if e[2] == "meld" and e[0] in (seat, mate)]
+        for (k, m), who in zip(self.meld_log[seat], declarers, strict=True):
+            if who != seat:
+                continue
             kind = self.rules.melds[k]
             cards = sorted((card_of(p) for p in bits(m)), key=sort_key)
             out.append((kind.name, cards, kind.points, m & held == m))
         return out
+
+    def duel_seats(self) -> tuple[int, ...]:
+        """Four-handed duels (RULES.md 9.5, ``four_hand_end = duels``): the two seats playing
+        the current duel, leader of its first trick first; empty outside the duels.  The winner
+        of the last stock trick plays the opponent at their left, then that winner's partner
+        leads against the other opponent."""
+        w = self._duel
+        if w < 0:
+            return ()
+        if self.trick_count < self.rules.stock_tricks + self.rules.hand_size:
+            return (w, (w + 1) % 4)
+        return ((w + 2) % 4, (w + 3) % 4)
+
+    def partner(self, seat: int) -> int:
+        """``seat``'s partner in a partnership game (RULES.md 9.5), else -1."""
+        return self.rules.partner(seat) if len(self.hand_masks) == 4 else -1
+
+    def side_scores(self) -> tuple[int, ...]:
+        """Game totals per side in a partnership (seats 0 & 2, then 1 & 3), else per seat."""
+        g = self.game_scores
+        return (g[0] + g[2], g[1] + g[3]) if self.partner(0) >= 0 else g
 
     def trick_cards(self) -> list[int]:
         """The cards on the table in the current trick, in the order played."""
@@ -341,9 +396,9 @@ class Position:
             out[f"hand{i}"] = self.hand_masks[i]
             out[f"shown{i}"] = self.shown_masks[i]
             out[f"won{i}"] = self.won_masks[i]
-        out["trick"] = (_mask(self._trick[2:]) if self._trick
+        out["trick"] = (mask_of(self._trick[2:]) if self._trick
                         else 0 if self.lead_card < 0 else 1 << self.lead_card)
-        out["stock"] = _mask(self.stock[self.stock_pos :])
+        out["stock"] = mask_of(self.stock[self.stock_pos :])
         out["turnup"] = 0 if self.turnup_phys < 0 else 1 << self.turnup_phys
         return out
 
@@ -408,7 +463,12 @@ class Position:
     # ------------------------------------------------------------------ melds
 
     def legal_meld_masks(self, seat: int) -> list[int]:
-        """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`)."""
+        """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`); in a
+        partnership, with the partner's shown cards too (:func:`bezique.melds.partner_melds`)."""
+        if len(self.hand_masks) == 4 and (mate := self.partner(seat)) >= 0:
+            return partner_melds(self.rules, self._patterns, self.hand_masks[seat],
+                                 self.shown_masks[seat], self.shown_masks[mate],
+                                 self.used_masks[seat], self.meld_log[seat], self._known_any())
         return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
                                 self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
                                 self._known_any(), self._restored[seat])
@@ -442,4 +502,3 @@ class Position:
         return string_to_action(self, text)
 
 
-_mask = mask_of

@@ -164,6 +164,8 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
             "brisques": list(s.brisques),
             "last_trick": s.last_trick_winner if done and s.last_trick_winner >= 0 else None,
         }
+        if s.partner(0) >= 0:  # four-handed partnership: the sides' game totals (RULES.md 9.8)
+            entry["sides"] = list(s.side_scores())
         if portland:  # RULES.md 9.8: the deal's points without brisques, trumps, the settlement
             settled = s.settlement()
             entry["trumps"] = "SHDC"[s.trump] if s.trump >= 0 else None
@@ -183,7 +185,8 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
         leaders = [i for i, v in enumerate(values) if v == top]
         winner = leaders[0] if over and len(leaders) == 1 else None
         return {"deals": result, "game": {"scores": values, "winner": winner}}
-    return {"deals": result, "game": {"scores": list(last.game_scores), "winner": last.winner}}
+    # a partnership's game is by side (RULES.md 9.8): seats 0 & 2, then 1 & 3
+    return {"deals": result, "game": {"scores": list(last.side_scores()), "winner": last.winner}}
 
 
 def states_from_record(record: Record) -> list[State]:
@@ -198,3 +201,29 @@ def states_from_record(record: Record) -> list[State]:
                 raise RecordError(f"action {st['action']!r} is refused: {st['error']}")
         states.append(rd.state)
     return states
+
+
+MAX_NAME = 40
+
+
+def record_players(data: Any, n: int) -> tuple[str, ...] | None:
+    """The players' names a record gives (its optional ``players`` list; README, "Game
+    records"), or None when it has none or they are not ``n`` short strings.
+
+    >>> record_players({"players": ["Ann", "Computer (level 3)"]}, 2)
+    ('Ann', 'Computer (level 3)')
+    >>> record_players({"deals": []}, 2) is None
+    True
+    """
+    names = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(names, list) or len(names) != n:
+        return None
+    out = []
+    for name in names:
+        if not isinstance(name, str):
+            return None
+        clean = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
+        if not clean:
+            return None
+        out.append(clean)
+    return tuple(out)

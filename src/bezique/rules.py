@@ -67,10 +67,12 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "brisques": ("end", "immediate"),
     "last_trick": ("final", "stock"),
     "end_check": ("deal", "immediate"),
+    "partner_bezique": ("own", "either"),
+    "four_hand_end": ("tricks", "duels"),
 }
 _INTS = ("target", "melds_per_trick")
 _BOOLS = ("reform", "fours_distinct_suits", "seven_counts_as_meld", "carte_blanche_repeat",
-          "bezique_fixes_trumps")
+          "bezique_fixes_trumps", "partnership")
 _NUMBER_CHOICES: dict[str, tuple[int, ...]] = {
     "rubicon_brisque_bonus": (300, 320),
     "rubicon_bonus": (1000, 2000),
@@ -102,8 +104,10 @@ MULTIPACK_OPTIONS: tuple[str, ...] = (
     "bezique_fixes_trumps",
     "four_tens",
 )
+# Four-handed Bezique (RULES.md 9.5).
+FOUR_HANDED_OPTIONS: tuple[str, ...] = ("partnership", "partner_bezique", "four_hand_end")
 OPTION_NAMES: tuple[str, ...] = (*CLASSIC_OPTIONS, *MULTIPACK_OPTIONS[5:],
-                                 "rubicon_brisque_bonus", "rubicon_bonus")
+                                 "rubicon_brisque_bonus", "rubicon_bonus", *FOUR_HANDED_OPTIONS)
 
 
 def _check_option(name: str, value: Any) -> Any:
@@ -191,6 +195,9 @@ class Rules:
     four_tens: int = 0
     rubicon_brisque_bonus: int = 300
     rubicon_bonus: int = 1000
+    partnership: bool = False  # four-handed: seats 0 & 2 against 1 & 3 (RULES.md 9.5)
+    partner_bezique: str = "own"
+    four_hand_end: str = "tricks"
     _defaults: tuple[tuple[str, Any], ...] = field(default=(), repr=False, compare=False)
 
     def __hash__(self) -> int:
@@ -247,6 +254,16 @@ class Rules:
         """Every option of this variant with its value."""
         return {n: getattr(self, n) for n in self.option_names()}
 
+    def partner(self, seat: int) -> int:
+        """The seat's partner (RULES.md 9.5: seats 0 & 2 against 1 & 3), or -1 where every seat
+        plays for itself.
+
+        >>> r = Rules.preset("bezique4")
+        >>> r.partner(1), r.with_options(partnership=False).partner(1)
+        (3, -1)
+        """
+        return (seat + 2) % 4 if self.partnership and self.nplayers == 4 else -1
+
     @property
     def rubicon_bonus_points(self) -> int:
         """H of RULES.md 9.0.7: Rubicon 1000 + ``rubicon_brisque_bonus``, Six- and Eight-pack
@@ -270,7 +287,10 @@ class Rules:
 
     @cached_property
     def total_tricks(self) -> int:
-        """Tricks in a deal (32 in Bezique, 24 in Binocle)."""
+        """Tricks in a deal (32 in Bezique, 24 in Binocle; 40 in four-handed duels: 24, then
+        two duels of 8)."""
+        if self.nplayers == 4 and self.four_hand_end == "duels":
+            return self.stock_tricks + 2 * self.hand_size
         return self.deck_size // self.nplayers
 
     @cached_property
@@ -443,21 +463,32 @@ EIGHTPACK = _make_preset(
     **{**_MULTIPACK, "hand_size": 15},
 )
 
-BEZIQUE3 = _make_preset(
-    variant="bezique3",
+# RULES.md 9.4-9.5: classic play with more packs and seats, the second double and the triple.
+_MANY_HANDED: dict[str, Any] = dict(
     ranks=(ACE, TEN, KING, QUEEN, JACK, NINE, 6, SEVEN),
-    copies=3,
     hand_size=8,
     seven_rank=SEVEN,
-    nplayers=3,
+    # no source lists a quadruple bezique in four-handed play: the table stops at the triple
     melds=(*BEZIQUE_MELDS[:3], *_beziques((40, 500, 1500)), *BEZIQUE_MELDS[5:]),
     card_points=(10, 10, 0, 0, 0, 0, 0, 0),
     second_double=True,
     target=2000,
 )
 
+BEZIQUE3 = _make_preset(variant="bezique3", copies=3, nplayers=3, **_MANY_HANDED)
+
+BEZIQUE4 = _make_preset(
+    (*CLASSIC_OPTIONS, *FOUR_HANDED_OPTIONS),
+    variant="bezique4",
+    copies=4,
+    nplayers=4,
+    partnership=True,
+    **_MANY_HANDED,
+)
+
 PRESETS: dict[str, Rules] = {"bezique": BEZIQUE, "binocle": BINOCLE, "rubicon": RUBICON,
-                             "sixpack": SIXPACK, "eightpack": EIGHTPACK, "bezique3": BEZIQUE3}
+                             "sixpack": SIXPACK, "eightpack": EIGHTPACK, "bezique3": BEZIQUE3,
+                             "bezique4": BEZIQUE4}
 
 __all__ = [
     "BEZIQUE",

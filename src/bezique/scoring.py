@@ -6,9 +6,11 @@ plain numbers, so every variant's settlement is one more function here:
 
 - :func:`game_winner`: RULES.md 2.6, the game to the target (1000 classic, 2000 three- and
   four-handed), with the count in playing order from the dealer's left and the ties.
+- :func:`side_winner`: the same for the two partnerships of four-handed Bezique (RULES.md 9.5).
 - :func:`zero_sum`: a deal's result per seat as search and learning code expect it.
 - :func:`settle`: the one-deal games of RULES.md 9.0.7 (Rubicon, Six-pack, Eight-pack): the
-  winner, the rubicon, whether brisques count, and the value, with hundreds rounded down.
+  winner, the rubicon, whether brisques count, and the value, with hundreds rounded down;
+  :func:`settlement_words` says how, in words.
 
 >>> game_winner(1000, before=(950, 600), final=(990, 1010), order=(0, 1), last_trick_seat=0)
 1
@@ -46,6 +48,32 @@ def game_winner(target: int, before: Sequence[int], final: Sequence[int], order:
     top = max(before[i] for i in leaders)
     leaders = [i for i in leaders if before[i] == top]
     return leaders[0] if len(leaders) == 1 else last_trick_seat
+
+
+def sides(per_seat: Sequence[int]) -> tuple[int, int]:
+    """Four seats' numbers added up by side (RULES.md 9.5: seats 0 & 2, then 1 & 3)."""
+    return per_seat[0] + per_seat[2], per_seat[1] + per_seat[3]
+
+
+def side_winner(target: int, before: Sequence[int], final: Sequence[int], order: Sequence[int],
+                last_trick_seat: int) -> int:
+    """:func:`game_winner` for two partnerships: the winning side (0: seats 0 & 2, 1: seats 1 &
+    3) or -1.  Per-seat ``before``/``final`` as there; side totals decide, and while the
+    brisques are counted seat by seat in ``order`` the first side to reach ``target`` wins.
+
+    >>> side_winner(2000, before=(1000, 1000, 950, 950), final=(1060, 1050, 950, 950),
+    ...             order=(1, 2, 3, 0), last_trick_seat=0)  # seat 1's brisques come first
+    1
+    """
+    b = sides(before)
+    if all(x < target for x in b):
+        run = list(b)
+        for seat in order:
+            run[seat % 2] += final[seat] - before[seat]
+            if run[seat % 2] >= target:
+                return seat % 2
+        return -1
+    return game_winner(target, b, sides(final), (0, 1), last_trick_seat % 2)
 
 
 def zero_sum(scores: Sequence[int]) -> list[float]:
@@ -91,3 +119,40 @@ def settle(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rubicon: int,
     t = [s[i] + b[i] for i in (0, 1)] if counted else list(s)
     value = game_bonus + max(100, _hundreds(t[w]) - _hundreds(t[lo]))
     return Settlement(w, False, counted, value)
+
+
+def settlement_words(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rubicon: int,
+                     rubicon_bonus: int, has_brisques: bool = True) -> str:
+    """How :func:`settle` reached its value, in words a player checks by hand (RULES.md 9.0.7:
+    hundreds rounded down, the minimum of 100, the bonuses).
+
+    >>> kw = dict(game_bonus=500, rubicon=1000, rubicon_bonus=1300)
+    >>> settlement_words((1510, 1240), (0, 0), **kw)
+    '1500 - 1200 = 300, + 500 for the game = 800'
+    >>> settlement_words((1320, 620), (0, 0), **kw)
+    'rubiconed: 1300 + 600 + 1300 = 3200'
+    >>> settlement_words((1450, 1100 - 170), (150, 170), **kw)
+    'brisques counted: 1600 - 1100 = 500, + 500 for the game = 1000'
+    >>> settlement_words((1320, 60), (0, 0), **kw)
+    'rubiconed: 1300 + the minimum 100 + 1300 = 2700'
+    >>> settlement_words((1550, 1520), (0, 0), **kw)
+    '1500 - 1500 = 0, the minimum 100, + 500 for the game = 600'
+    >>> settlement_words((1230, 1230), (160, 160), **kw)
+    'drawn: nobody scores'
+    """
+    res = settle(s, b, game_bonus=game_bonus, rubicon=rubicon, rubicon_bonus=rubicon_bonus,
+                 has_brisques=has_brisques)
+    if res.winner < 0:
+        return "drawn: nobody scores"
+    w, lo = res.winner, 1 - res.winner
+    if res.rubicon:
+        low = _hundreds(s[lo])
+        loser = f"{low}" if low >= 100 else "the minimum 100"
+        return f"rubiconed: {_hundreds(s[w])} + {loser} + {rubicon_bonus} = {res.value}"
+    t = [s[i] + b[i] for i in (0, 1)] if res.brisques_counted else list(s)
+    diff = _hundreds(t[w]) - _hundreds(t[lo])
+    text = f"{_hundreds(t[w])} - {_hundreds(t[lo])} = {diff}"
+    if diff < 100:
+        text += ", the minimum 100"
+    text += f", + {game_bonus} for the game = {res.value}"
+    return ("brisques counted: " if res.brisques_counted else "") + text

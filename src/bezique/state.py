@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from . import actions as act
 from .cards import (
@@ -138,7 +139,7 @@ class State(Declaring):
         s._patterns = quick_patterns(rules, s.trump)
         s.stock_pos = 0
         s.turnup_phys = turnup
-        s.hand_masks = tuple(_mask(h) for h in hands)
+        s.hand_masks = tuple(mask_of(h) for h in hands)
         s.shown_masks = zeros
         s.won_masks = zeros
         s._scores = zeros
@@ -149,6 +150,7 @@ class State(Declaring):
         s.known_masks = zeros
         s.lead_card = -1
         s._trick = ()
+        s._duel = -1
         s._restored = zeros
         s._carte = (CARTE_NOT_YET,) * n if rules.carte_points else ()
         s._sync_extra()
@@ -205,6 +207,7 @@ class State(Declaring):
         s._seven7 = self._seven7
         s._played7 = self._played7
         s._trick = self._trick
+        s._duel = self._duel
         s._restored = self._restored
         s._carte = self._carte
         s._extra = self._extra
@@ -249,10 +252,16 @@ class State(Declaring):
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
         if self.copies == 2:
-            f = (hand | hand >> 32) & CARD_MASK32
             lo = hand & CARD_MASK32
-            cards = _B0[f & 255] + _B1[f >> 8 & 255] + _B2[f >> 16 & 255] + _B3[f >> 24]
-            out = [c if lo >> c & 1 else c + 32 for c in cards]
+            hi = hand >> 32 & ~lo  # second copies of cards not held as first copies
+            a = lo & 255 | (hi & 255) << 8
+            b = 0x10000 | lo >> 8 & 255 | (hi >> 8 & 255) << 8
+            c = 0x20000 | lo >> 16 & 255 | (hi >> 16 & 255) << 8
+            d = 0x30000 | lo >> 24 | hi >> 24 << 8
+            try:
+                out = [*_SUIT_REPS[a], *_SUIT_REPS[b], *_SUIT_REPS[c], *_SUIT_REPS[d]]
+            except KeyError:
+                out = [*_suit_reps(a), *_suit_reps(b), *_suit_reps(c), *_suit_reps(d)]
             dup = lo & hand >> 32
         else:
             out = []
@@ -311,12 +320,16 @@ class State(Declaring):
             if ph != DECLARE:
                 raise IllegalActionError(self._not_declaring_msg())
             snap = self._snapshot(action)
-            self._draw(seat)
+            win = self._last  # after an offer the partner passes: the winner still draws first
+            self._draw(win)
+            self.turn = win
             self._prev = snap
         elif action in (act.EXCHANGE, act.SEVEN):
             self._seven_action(seat, action)
         elif action == act.CARTE and self._carte:
             self._declare_carte(seat)
+        elif action == act.OFFER and self.rules.partnership and len(self.hand_masks) == 4:
+            self._offer(seat)
         elif action in (act.CARTE, act.OFFER):
             what = "carte blanche" if action == act.CARTE else "offering the declaring turn"
             raise IllegalActionError(
@@ -372,11 +385,12 @@ class State(Declaring):
             else:
                 self._trick = (p, seat, p)
                 self._sync_extra()
-                self.turn = (seat + 1) % len(h)
+                duel = self.duel_seats()
+                self.turn = (seat + 1) % len(h) if not duel else duel[seat == duel[0]]
         elif two:
             self._finish_trick(seat, p)
         else:
-            self._follow_n(seat, p, len(h))
+            self._follow_n(seat, p, 2 if self._duel >= 0 else len(h))
         self._prev = snap
 
     def _refuse_copy(self, p: int, hand: int) -> None:
@@ -432,8 +446,9 @@ class State(Declaring):
             self._sync_extra()
             self.turn = (seat + 1) % n
             return
+        # (in a duel the second card completes the trick, n = 2)
         rules = self.rules
-        self.won_masks = _set(self.won_masks, best_seat, self.won_masks[best_seat] | _mask(cards))
+        self.won_masks = _set(self.won_masks, best_seat, self.won_masks[best_seat] | mask_of(cards))
         pts = sum(rules.card_points[c & 7] for c in cards)
         self._trick = ()
         self._sync_extra()
@@ -456,6 +471,10 @@ class State(Declaring):
             self._score(win, self.rules.last_trick_points, "last trick", "stock")
             if self.phase_id == OVER:
                 return
+        if len(self.hand_masks) == 4 and self.rules.four_hand_end == "duels":
+            self._duels_go_on(win, tricks)
+            if self.phase_id == OVER:
+                return
         if self.stock_pos < self._nstock:
             self.phase_id = DECLARE
             self._dmelds = 0
@@ -464,6 +483,19 @@ class State(Declaring):
             self._end_deal()
         else:
             self.phase_id = LEAD
+
+    def _duels_go_on(self, win: int, tricks: int) -> None:
+        """Four-handed duels (RULES.md 9.5): the winner of the last stock trick leads the first
+        duel; when its eighth trick is played that trick scores the last trick's points (project
+        reading) and the winner's partner leads the second duel."""
+        rules = self.rules
+        if tricks == rules.stock_tricks:
+            self._duel = win
+            self._sync_extra()
+        elif tricks == rules.stock_tricks + rules.hand_size:
+            if rules.last_trick == "final":
+                self._score(win, rules.last_trick_points, "last trick", "first duel")
+            self.turn = (self._duel + 2) % 4
 
     def _draw(self, seat: int) -> None:
         """The trick's winner draws first, then the others in playing order; the last card of
@@ -524,9 +556,18 @@ class State(Declaring):
         )
 
 
-_B0, _B1, _B2, _B3 = (
-    tuple([k * 8 + i for i in range(8) if b >> i & 1] for b in range(256)) for k in range(4)
-)
+# Two packs: one suit's cards to list as plays, in rank order, keyed by ``suit << 16 | only_second
+# << 8 | first`` (the rank bits of the suit's cards held as the first copy, and held only as the
+# second); filled as hands are met (at most 4 * 3**8 entries).
+_SUIT_REPS: Final[dict[int, tuple[int, ...]]] = {}
 
-_mask = mask_of
-_replicate = replicate
+
+def _suit_reps(key: int) -> tuple[int, ...]:
+    got = _SUIT_REPS.get(key)
+    if got is None:
+        base, second, first = (key >> 16) * 8, key >> 8 & 255, key & 255
+        got = _SUIT_REPS[key] = tuple(
+            base + i + (0 if first >> i & 1 else 32) for i in range(8) if (first | second) >> i & 1
+        )
+    return got
+

@@ -126,6 +126,13 @@ class HeuristicPolicy:
             return state.canonical_play(self._end_play(state))
         return state.canonical_play(self._stock_play(state))
 
+    def keep_costs(self, state: State) -> list[float]:
+        """What losing one copy of each card (0..31) costs the seat to act: its meld prospects
+        and its strength for the last tricks (the worth the stock-phase play weighs)."""
+        tg = meld_targets(state.rules, state.trump)
+        held = state.hand_masks[state.turn] | state.shown_masks[state.turn]
+        return self._context(state, tg, held)[0]
+
     # ------------------------------------------------------------------ declaring
 
     def _declare(self, state: State) -> int:

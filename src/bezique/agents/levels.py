@@ -19,6 +19,18 @@ LEVELS: dict[int, str] = {
     5: "search:samples=400",
 }
 DEFAULT_LEVEL = 3
+# The names of the levels, one set for every front end (``bezique play``, ``bezique serve``,
+# the statistics); the browser's copy in ``web/static/app.js`` is checked against it by a test.
+LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "club", 4: "strong", 5: "expert"}
+
+
+def level_label(level: int) -> str:
+    """A level as players read it.
+
+    >>> level_label(5)
+    'level 5 (expert)'
+    """
+    return f"level {level} ({LEVEL_NAMES[level]})" if level in LEVEL_NAMES else f"level {level}"
 
 
 def level_spec(level: int) -> str:

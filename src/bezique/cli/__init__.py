@@ -2,7 +2,7 @@
 
 ``bezique.cli:main`` is the console script; ``python -m bezique`` and ``python -m bezique.cli``
 run it too.  The subcommand modules (``demo``, ``replay``, ``play``, ``serve``, ``arena``,
-``engine``, ``agents``, ``solve``) define plain click commands and import only
+``engine``, ``agents``, ``solve``, ``stats``) define plain click commands and import only
 :mod:`bezique.cli.common` (one-line errors, option parsing) of this package; this module adds them
 to the group, so imports go one way.  Every error a user can cause prints one line and exits with
 status 2, never a traceback.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import click
 
 from .. import COMPILED
-from . import agents, arena, demo, engine, play, replay, serve, solve
+from . import agents, arena, demo, engine, play, replay, serve, solve, stats
 from .common import fail, parse_options
 
 
@@ -25,7 +25,7 @@ def main() -> None:
 
 
 for _command in (demo.demo, replay.replay_cmd, agents.agents_cmd, solve.solve_cmd, arena.arena,
-                 engine.engine, play.play, serve.serve):
+                 engine.engine, play.play, serve.serve, stats.stats_cmd):
     main.add_command(_command)
 
 __all__ = ["fail", "main", "parse_options"]

@@ -26,11 +26,13 @@ from .common import fail, parse_options
 @click.option("--where", is_flag=True, help="Print where the game is saved, and exit.")
 @click.option("--auto-draw/--no-auto-draw", default=True, show_default=True,
               help="After a trick you win with nothing to declare, draw without a key press.")
+@click.option("--name", default=None, help="Your name, shown at the table and kept in the "
+              "records (remembered for the next game).")
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds before each of the computer's moves.")
 def play(level: int | None, variant: str | None, target: int | None, seed: int | None,
          options: tuple[str, ...], resume_arg: str | None, saves: bool, where: bool,
-         auto_draw: bool, delay: float) -> None:
+         auto_draw: bool, name: str | None, delay: float) -> None:
     """Play a game against the computer, full screen.
 
     Without --level, --variant or --target a start screen asks for them. The game is saved after
@@ -42,11 +44,15 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
         Session,
         numbered_save,
         numbered_saves,
+        remember_name,
+        remembered_name,
         save_description,
         save_path,
     )
 
     path = save_path()
+    if name is not None and name.strip():
+        remember_name(name)
     if where:
         click.echo(str(path))
         return
@@ -70,7 +76,8 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
 
     try:
         config = PlayConfig(level=level or DEFAULT_LEVEL, variant=variant or "bezique",
-                            target=target, options=parse_options(options), seed=seed)
+                            target=target, options=parse_options(options), seed=seed,
+                            name=(name or "").strip() or remembered_name())
         config.rules()
         if resume:
             Session.resume(path)  # a clear one-line error now rather than inside the app

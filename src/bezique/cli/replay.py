@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from ..errors import BeziqueError
 from ..narrate import deal_header, narrate
-from ..record import load_record, replay, replay_deals
+from ..record import load_record, record_players, replay, replay_deals
 from .common import fail
+
+
+def players_of(file: str, n: int) -> tuple[str, ...] | None:
+    """The names a record file gives its players (read again: the record is known good)."""
+    try:
+        return record_players(json.loads(Path(file).read_text(encoding="utf-8")), n)
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 @click.command("replay")
@@ -25,7 +34,8 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     if as_json:
         click.echo(json.dumps(replay(record, legal=legal)))
         return
-    names = tuple(f"Player {i}" for i in range(record.rules.nplayers))
+    names = players_of(file, record.rules.nplayers) or tuple(
+        f"Player {i}" for i in range(record.rules.nplayers))
     results = replay_deals(record)
     one_deal = record.rules.settlement == "portland"  # each deal is a game of its own
     for i, d in enumerate(record.deals):

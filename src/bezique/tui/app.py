@@ -18,8 +18,8 @@ from textual.screen import Screen
 from ..errors import BeziqueError
 from .game import GameScreen
 from .host import GameHost
-from .modals import RulesScreen
-from .session import PlayConfig, Session, keep_unfinished
+from .modals import RulesScreen, StatsScreen
+from .session import PlayConfig, Session, keep_unfinished, remember_name
 from .start import StartScreen
 
 CSS = """
@@ -38,7 +38,7 @@ Screen { layout: vertical; }
 #score { height: 9; border: round $secondary; padding: 0 1; }
 #log { height: 1fr; border: round $secondary; padding: 0 0 0 1; scrollbar-size-vertical: 1; }
 #status { height: 1; padding: 0 1; }
-RulesScreen { align: center middle; }
+RulesScreen, StatsScreen { align: center middle; }
 #rules-box { width: 100%; max-width: 90; height: 1fr; border: round $accent; padding: 0 1; }
 SummaryScreen { align: center middle; }
 #summary-box { width: 76; max-width: 100%; height: auto; max-height: 100%;
@@ -47,7 +47,9 @@ SummaryScreen { align: center middle; }
 #summary-keys { color: $text-muted; }
 #start-title { height: 3; content-align: center middle; text-style: bold; }
 #start-form { height: auto; }
-#level { width: 1fr; height: auto; }
+#start-left { width: 1fr; height: auto; }
+#level { width: 100%; height: auto; }
+#start-left Input { width: 100%; }
 #level, #variant { border: round $secondary; border-title-color: $text; }
 #level:focus-within, #variant:focus-within { border: round $accent; }
 #start-help { height: 1; padding: 0 1; color: $text-muted; }
@@ -125,6 +127,8 @@ class BeziqueApp(GameHost):
     def start_game(self, config: PlayConfig) -> None:
         """A new game; an unfinished saved one is kept as a numbered save first."""
         self.config = config
+        if config.name:
+            remember_name(config.name)
         note = ""
         if self.path is not None:
             kept = keep_unfinished(self.path)
@@ -148,3 +152,7 @@ class BeziqueApp(GameHost):
     def action_rules(self) -> None:
         """The rules screen."""
         self.push_screen(RulesScreen())
+
+    def action_stats(self) -> None:
+        """The statistics screen."""
+        self.push_screen(StatsScreen())

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from ..agents.explain import explain
 from ..errors import BeziqueError, IllegalActionError
 from ..observation import Observation
 from .host import GameHost
@@ -56,8 +57,10 @@ class GameScreen(Screen[None]):
         *[Binding(str(k), f"number({k})", "", show=False) for k in range(10)],
         Binding("d", "draw", "Draw"),
         Binding("h", "hint", "Hint"),
+        Binding("e", "explain", "Explain hints", show=False),
         Binding("u", "undo", "Undo"),
         Binding("r,f1,question_mark", "app.rules", "Rules"),
+        Binding("s", "app.stats", "Stats", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -68,6 +71,7 @@ class GameScreen(Screen[None]):
         self.auto_draw = auto_draw  # draw at once after a trick won with nothing to declare
         self.session = session
         self.delay = delay
+        self.explaining = False  # hints also say why (key e)
         self.gen = 0  # bumped by undo and new deals: late answers from threads are dropped
         self.busy = False
         self.hand_actions: list[str] = []
@@ -364,19 +368,31 @@ class GameScreen(Screen[None]):
         gen = self.gen
         self.status("thinking about a hint…")
 
+        explaining = self.explaining
+
         def work() -> None:
             try:
                 text = choose()
+                why = explain(obs, text) if explaining else []
             except Exception as e:
                 self.app.call_from_thread(self.status, f"no hint: {e}", True)
                 return
-            self.app.call_from_thread(self._hint_done, gen, obs, text)
+            self.app.call_from_thread(self._hint_done, gen, obs, text, why)
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=False)
 
-    def _hint_done(self, gen: int, obs: Observation, text: str) -> None:
+    def action_explain(self) -> None:
+        """Turn the explain mode of the hints on or off."""
+        self.explaining = not self.explaining
+        self.status("Explain mode on: a hint also says why, in the log" if self.explaining
+                    else "Explain mode off")
+
+    def _hint_done(self, gen: int, obs: Observation, text: str, why: list[str]) -> None:
         if gen != self.gen or self.session.observation().actions != obs.actions:
             return
+        if why:
+            log = self.query_one("#log", RichLog)
+            log.write(Text("Why: " + "; ".join(why), "italic"))
         words = text.split()
         if words[0] == "play":
             shown = "*" in words[1]

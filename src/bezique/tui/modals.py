@@ -1,5 +1,5 @@
-"""The screens over the game: the rules in brief (with the keys), and the account of a finished
-deal with the result when the game is over.
+"""The screens over the game: the rules (with the keys), the player's statistics, and the
+account of a finished deal with the result when the game is over.
 """
 
 from __future__ import annotations
@@ -8,12 +8,15 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Markdown, Static
 
+from ..howto import rules_markdown
+from .history import stats_lines
 from .session import Session, deal_summary
 
 
@@ -33,8 +36,10 @@ def deals_table(s: Session) -> Table:
 
 
 def rules_text() -> str:
-    """The rules summary shown on the rules screen (``rules.md`` in this package)."""
-    return resources.files("bezique.tui").joinpath("rules.md").read_text(encoding="utf-8")
+    """The rules screen's text: the keys (``rules.md`` in this package), then the rules that
+    the browser's help page shows too (:mod:`bezique.howto`)."""
+    keys = resources.files("bezique.tui").joinpath("rules.md").read_text(encoding="utf-8")
+    return keys.rstrip() + "\n\n" + rules_markdown()
 
 
 class RulesScreen(ModalScreen[None]):
@@ -46,6 +51,27 @@ class RulesScreen(ModalScreen[None]):
         """A scrollable text."""
         with VerticalScroll(id="rules-box"):
             yield Markdown(rules_text())
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Arrows and page keys scroll the text."""
+        self.query_one("#rules-box").focus()
+
+    def action_close(self) -> None:
+        """Back to where we were."""
+        self.dismiss(None)
+
+
+class StatsScreen(ModalScreen[None]):
+    """The person's history and statistics from the saved games (as ``bezique stats``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,s,enter", "close", "Back")]
+
+    def compose(self) -> ComposeResult:
+        """A scrollable text."""
+        with VerticalScroll(id="rules-box"):
+            yield Static(Text("Your statistics (saved games)\n", "bold"))
+            yield Static("\n".join(stats_lines()), id="stats-text")
         yield Footer()
 
     def on_mount(self) -> None:

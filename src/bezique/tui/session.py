@@ -21,6 +21,7 @@ import json
 import os
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,13 +29,12 @@ from typing import Any
 
 from .. import actions as act
 from ..agents import Agent, agent_names, make_agent
-from ..agents.levels import DEFAULT_LEVEL, level_spec
+from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
 from ..cards import card_symbol, parse_card, rank_of, suit_of
 from ..errors import BeziqueError, IllegalActionError, RecordError
 from ..game import Game
-from ..narrate import LEVEL_NAMES
 from ..observation import Observation, observe
-from ..record import parse_record, states_from_record
+from ..record import parse_record, record_players, states_from_record
 from ..rules import Rules
 from ..state import State
 from ..worlds import resample_from_infostate
@@ -57,6 +57,34 @@ def data_dir() -> Path:
 def save_path() -> Path:
     """The file the current game is saved to."""
     return data_dir() / SAVE_NAME
+
+
+def history_dir() -> Path:
+    """Where finished games are kept (for ``bezique stats`` and the statistics screen)."""
+    return data_dir() / "history"
+
+
+def clean_name(name: str) -> str:
+    """A player's name as shown: printable, at most 24 characters."""
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:24]
+
+
+def remembered_name() -> str:
+    """The name the person gave last time (``bezique play --name``, the start screen)."""
+    try:
+        data = json.loads((data_dir() / "player.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return ""
+    name = data.get("name") if isinstance(data, dict) else None
+    return clean_name(name) if isinstance(name, str) else ""
+
+
+def remember_name(name: str) -> None:
+    """Keep the person's name for the next game."""
+    name = clean_name(name)
+    if name and name != remembered_name():
+        data_dir().mkdir(parents=True, exist_ok=True)
+        (data_dir() / "player.json").write_text(json.dumps({"name": name}), encoding="utf-8")
 
 
 def numbered_save(n: int) -> Path:
@@ -117,6 +145,7 @@ class PlayConfig:
     target: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
+    name: str = ""  # the person's name, shown at the table and kept in the records
 
     def rules(self) -> Rules:
         """The rules these choices make; :class:`~bezique.errors.OptionError` if they are bad."""
@@ -259,8 +288,12 @@ class Session:
     HUMAN = 0
     COMPUTER = 1
 
-    def __init__(self, game: Game, level: int, agent_seed: int, path: Path | None) -> None:
+    def __init__(self, game: Game, level: int, agent_seed: int, path: Path | None,
+                 name: str = "", game_id: str = "") -> None:
         self.game = game
+        self.name = clean_name(name) or "You"
+        # names this game among the saved ones (the statistics count each game once)
+        self.game_id = game_id or f"seed-{game.seed}"
         self.level = level
         self.agent_spec = level_spec(level)
         self.agent_seed = agent_seed
@@ -283,7 +316,8 @@ class Session:
         if not 1 <= config.level <= 5:
             raise BeziqueError(f"the level must be 1 to 5, not {config.level}")
         seed = config.seed if config.seed is not None else random.randrange(2**32)
-        s = cls(Game(rules, seed=seed), config.level, seed ^ 0x5EED, path)
+        s = cls(Game(rules, seed=seed), config.level, seed ^ 0x5EED, path, config.name,
+                f"{int(time.time())}-{seed}")
         s.log.extend(deal_start_lines(s.state, 1))
         s.save()
         return s
@@ -317,7 +351,9 @@ class Session:
             agent_seed = 0
         states = states_from_record(record)
         game = Game.from_states(record.rules, states, seed=seed)
-        s = cls(game, level, agent_seed, path)
+        names = record_players(data, 2)
+        game_id = meta.get("id") if isinstance(meta.get("id"), str) else ""
+        s = cls(game, level, agent_seed, path, names[0] if names else "", str(game_id)[:40])
         # the log of the current deal, told again from its start
         last = len(states) - 1
         probe = record.start(last, states[last - 1].game_scores if last else (0, 0))
@@ -335,7 +371,8 @@ class Session:
         """The game as a record (RULES.md 8) with the ``play`` entry for resuming."""
         rec = self.game.to_record()
         rec["play"] = {"level": self.level, "agent": self.agent_spec, "seed": self.game.seed,
-                       "agent_seed": self.agent_seed, "human": self.HUMAN}
+                       "agent_seed": self.agent_seed, "human": self.HUMAN, "id": self.game_id}
+        rec["players"] = [self.name, f"Computer (level {self.level} {LEVEL_NAMES[self.level]})"]
         return rec
 
     def save(self) -> None:
@@ -344,8 +381,13 @@ class Session:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.record(), indent=1), encoding="utf-8")
+        text = json.dumps(self.record(), indent=1)
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, self.path)
+        if self.game_over():  # a finished game is kept for the statistics
+            done = history_dir() / f"{self.game_id}.json"
+            done.parent.mkdir(parents=True, exist_ok=True)
+            done.write_text(text, encoding="utf-8")
 
     # ------------------------------------------------------------------ queries
 

@@ -18,6 +18,7 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 from ..agents.levels import LEVELS, level_spec
 from ..errors import BeziqueError
 from .host import GameHost
+from .modals import StatsScreen
 from .session import LEVEL_NAMES, PlayConfig
 
 
@@ -50,14 +51,17 @@ class StartScreen(Screen[None]):
         yield Static(Text.assemble(("♠ ", ""), ("♥", "red"), (" Bezique ", "bold"), ("♦", "red"),
                                    (" ♣", ""), "  against the computer"), id="start-title")
         with Horizontal(id="start-form"):
-            with RadioSet(id="level") as rs:
-                rs.border_title = "Level"
-                for lv in sorted(LEVELS):
-                    spec = level_spec(lv)
-                    want = LEVELS[lv].split(":")[0]
-                    agent = spec.split(":")[0]
-                    note = agent if agent == want else f"{agent} for now"
-                    yield MarkedRadio(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
+            with Vertical(id="start-left"):
+                with RadioSet(id="level") as rs:
+                    rs.border_title = "Level"
+                    for lv in sorted(LEVELS):
+                        spec = level_spec(lv)
+                        want = LEVELS[lv].split(":")[0]
+                        agent = spec.split(":")[0]
+                        note = agent if agent == want else f"{agent} for now"
+                        yield MarkedRadio(f"{lv} {LEVEL_NAMES[lv]} ({note})", value=lv == c.level)
+                yield Label("Your name")
+                yield Input(c.name, placeholder="You", id="name", max_length=24)
             with Vertical(id="start-right"):
                 with RadioSet(id="variant") as vs:
                     vs.border_title = "Variant"
@@ -74,6 +78,7 @@ class StartScreen(Screen[None]):
             if self.can_resume:
                 yield Button("Resume saved game", id="resume")
             yield Button("Rules", id="rules")
+            yield Button("Statistics", id="stats")
             yield Button("Quit", id="quit")
         yield Static("", id="start-status")
         yield Static("Tab: next field · ↑/↓ and Enter: choose · Enter on Start: play",
@@ -96,7 +101,8 @@ class StartScreen(Screen[None]):
             opts[name] = value
         cfg = PlayConfig(level=max(1, level), variant=variant,
                          target=int(target_text) if target_text else None,
-                         options=opts, seed=self.config.seed)
+                         options=opts, seed=self.config.seed,
+                         name=self.query_one("#name", Input).value.strip())
         cfg.rules()  # check the options now, with a message on this screen
         return cfg
 
@@ -114,6 +120,8 @@ class StartScreen(Screen[None]):
             app.resume_game()
         elif event.button.id == "rules":
             app.action_rules()
+        elif event.button.id == "stats":
+            app.push_screen(StatsScreen())
         else:
             app.exit()
 

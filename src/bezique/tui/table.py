@@ -31,7 +31,8 @@ def title_bar(session: Session) -> Text:
     rules = session.rules
     return Text.assemble(
         (" Bezique " if rules.variant == "bezique" else " Binocle ", "bold reverse"),
-        f"  Deal {session.deal_number()} · first to {rules.target} · level {session.level} "
+        f"  {session.name} · Deal {session.deal_number()} · first to {rules.target} · level "
+        f"{session.level} "
         f"{LEVEL_NAMES[session.level]} ({session.agent_spec.split(':')[0]})",
     )
 

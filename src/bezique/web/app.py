@@ -24,11 +24,11 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.requests import ClientDisconnect
 
-from ..agents.levels import DEFAULT_LEVEL, level_spec
+from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
 from ..cards import RANKS, SUITS
 from ..errors import BeziqueError, RequestError
-from ..narrate import LEVEL_NAMES
 from ..schema import WebCreate, WebJoin, WebMessage, WebMine, WebToken, check, parse_json
+from .info import add_info_routes
 from .limits import GAMES_PER_MINUTE, PAGES_PER_MINUTE, RateLimit
 from .live import FRIEND, Refusal
 from .manager import Manager
@@ -51,6 +51,7 @@ def _static(name: str) -> bytes:
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
           ".svg": "image/svg+xml"}
 _CARD_NAMES = {r + s for r in RANKS for s in SUITS}
+STATIC_FILES = ("app.js", "pages.js", "motion.js", "teach.js", "style.css", "index.html")
 
 
 def _error(e: Refusal) -> JSONResponse:
@@ -167,7 +168,7 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     @app.get("/static/{name}")
     async def static(name: str) -> Response:
         suffix = Path(name).suffix
-        if name not in ("app.js", "style.css", "index.html"):
+        if name not in STATIC_FILES:
             return JSONResponse({"error": "not found"}, status_code=404)
         return Response(_static(name), media_type=_TYPES[suffix] + "; charset=utf-8",
                         headers={"Cache-Control": "no-cache"})
@@ -316,5 +317,6 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
             with contextlib.suppress(Exception):
                 await manager.disconnect(live, seat, websocket)
 
+    add_info_routes(app, manager, _json)
     return app
 

@@ -19,6 +19,7 @@ def finished_record(live: LiveGame) -> dict[str, Any]:
     game = live.game
     n = len(game.deals) + (1 if game.state.is_terminal() else 0)
     rec["deals"] = rec["deals"][:n]
+    rec["players"] = list(live.row.names)  # the names the players chose (README: Game records)
     return rec
 
 

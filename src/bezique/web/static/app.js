@@ -34,7 +34,7 @@ function cardImg(code) {
   return h("img", { src: `/cards/${code}.svg`, alt: cardText(code), draggable: "false" });
 }
 function backImg() { return h("img", { src: "/cards/back.svg", alt: "face-down card", draggable: "false" }); }
-function staticCard(code) { return h("div", { class: "card", role: "img", "aria-label": cardText(code) }, cardImg(code)); }
+function staticCard(code) { return h("div", { class: "card", role: "img", "aria-label": cardText(code), "data-card": code }, cardImg(code)); }
 
 const Saved = {
   all() {
@@ -70,6 +70,7 @@ function show(...nodes) {
 // ------------------------------------------------------------------ routing
 function route() {
   if (current && current.stop) current.stop();
+  BezMotion.clear();
   current = null;
   keyHandler = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
@@ -87,6 +88,10 @@ function route() {
     gamesPage();
   } else if (parts[0] === "help") {
     helpPage();
+  } else if (parts[0] === "stats") {
+    statsPage();
+  } else if (parts[0] === "tutorial") {
+    current = new TutorialPage();
   } else {
     homePage();
   }
@@ -108,14 +113,14 @@ function homePage() {
   const target = (id) => h("select", { id, name: "target" },
     [[1000, "1000 (standard)"], [1500, "1500"], [2000, "2000"], [500, "500 (quick)"]].map(([v, t]) => h("option", { value: v }, t)));
   const err = h("div", { class: "msg", role: "alert" });
-  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", autocomplete: "nickname" });
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", autocomplete: "nickname", value: PlayerName.get() });
   const seedIn = h("input", { type: "text", id: "seed", inputmode: "numeric", maxlength: 15, placeholder: "random" });
 
   async function start(opponent) {
     err.className = "msg"; err.textContent = "";
     const body = opponent === "computer"
       ? { opponent, level: +level.value, variant: document.getElementById("cvariant").value,
-          target: +document.getElementById("ctarget").value }
+          target: +document.getElementById("ctarget").value, name: nameIn.value }
       : null;
     if (body && seedIn.value.trim()) {
       if (!/^[0-9]{1,15}$/.test(seedIn.value.trim())) { err.className = "msg error"; err.textContent = "The deal number must be a whole number."; return; }
@@ -123,6 +128,7 @@ function homePage() {
     }
     const req = body || { opponent, variant: document.getElementById("fvariant").value,
           target: +document.getElementById("ftarget").value, name: nameIn.value };
+    PlayerName.set(nameIn.value);
     try {
       const g = await api("/api/games", req);
       Saved.set(g.id, g.token, g.seat, g.invite);
@@ -134,7 +140,9 @@ function homePage() {
     h("section", { class: "hero" },
       h("div", { class: "fan", "aria-hidden": "true" }, ["AH", "TH", "KH", "QH", "JH"].map(cardImg)),
       h("h1", {}, "Bezique"),
-      h("p", {}, "The classic two-handed card game of marriages, beziques and brisques.")),
+      h("p", {}, "The classic two-handed card game of marriages, beziques and brisques."),
+      h("div", { class: "field name-field" }, h("label", { for: "name" }, "Your name (shown to your opponent and in the records)"), nameIn),
+      PlayerName.get() ? null : h("p", { class: "new-player" }, "New to the game? ", h("a", { href: "#/tutorial", class: "btn secondary", id: "start-tutorial" }, "Try the tutorial deal"))),
     h("div", { class: "panels" },
       h("section", { class: "panel" },
         h("h2", {}, "Play the computer"),
@@ -146,7 +154,6 @@ function homePage() {
         h("button", { class: "btn", id: "start-computer", onclick: () => start("computer") }, "Deal the cards")),
       h("section", { class: "panel" },
         h("h2", {}, "Play a friend"),
-        h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
         h("div", { class: "field" }, h("label", { for: "fvariant" }, "Game"), variant("fvariant")),
         h("div", { class: "field" }, h("label", { for: "ftarget" }, "Play to"), target("ftarget")),
         h("button", { class: "btn", id: "start-friend", onclick: () => start("friend") }, "Create a game and get a link")),
@@ -187,26 +194,13 @@ function gamesPanel() {
 
 function gamesPage() { show(gamesPanel()); }
 
-function helpPage() {
-  const p = (t) => h("p", {}, t);
-  show(h("section", { class: "panel" },
-    h("h2", {}, "How to play"),
-    p("Win tricks to declare melds: after winning a trick you may score one meld (marriage 20, royal marriage 40, bezique Q♠ J♦ 40, four kings 80, sequence 250, double bezique 500…), then you draw. Aces and tens won in tricks score 10 each at the end of the deal."),
-    p("While the stock lasts you may play any card. Once it is gone you must follow suit and win the trick if you can."),
-    h("h3", {}, "Keyboard"),
-    h("ul", {},
-      h("li", {}, "1–9, 0: play the card with that number"),
-      h("li", {}, "a, b, c…: declare the meld with that letter; x: exchange the seven; s: declare the seven"),
-      h("li", {}, "d or Enter: draw (end your declaring turn); n: next deal"),
-      h("li", {}, "h: hint; u: undo (against the computer)"))));
-}
-
 // ------------------------------------------------------------------ join
 function joinPage(id, invite) {
-  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name" });
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", value: PlayerName.get() });
   const err = h("div", { class: "msg", role: "alert" });
   const existing = Saved.get(id);
   async function join() {
+    PlayerName.set(nameIn.value);
     try {
       const r = await api(`/api/games/${encodeURIComponent(id)}/join`, { invite, name: nameIn.value });
       Saved.set(r.id, r.token, r.seat);
@@ -280,9 +274,15 @@ class GamePage {
       if (this.view && m.game.version < this.view.game.version) return;
       const before = this.view;
       this.view = m;
-      if (this.msg && this.msg.kind === "hint" && before && before.game.version !== m.game.version) this.msg = null;
+      if (before && before.game.version !== m.game.version) {
+        this.hinted = null;
+        if (this.msg && this.msg.kind === "hint") this.msg = null;
+      }
       if (this.msg && this.msg.text.startsWith("Connection lost")) this.msg = null;
+      const snap = before ? BezMotion.snapshot() : null;
       this.render();
+      BezMotion.animate(before, m, snap);
+      BezSound.after(before, m);
     } else if (m.type === "error") {
       if (m.fatal) {
         this.fatal = true;
@@ -292,7 +292,14 @@ class GamePage {
       }
       this.setMsg("error", m.message);
     } else if (m.type === "hint") {
+      this.hinted = Teach.target(m);
+      const version = this.view.game.version, action = Teach.pick(this.hinted, this.view);
       this.setMsg("hint", `Hint: ${m.text}.`);
+      if (Teach.explain && action) {
+        Teach.why(this, action).then((why) => {
+          if (this.view.game.version === version && why.length) this.setMsg("hint", `Hint: ${m.text}. Why: ${why.join("; ")}.`);
+        }).catch(() => {});
+      }
     }
   }
   setMsg(kind, text) { this.msg = { kind, text }; if (this.view) this.render(); }
@@ -344,10 +351,12 @@ class GamePage {
       this.playable.push(action);
       return PLAY_KEYS[this.playable.length - 1] || null;
     };
+    const hinted = Teach.pick(this.hinted, this.view);
+    const hintCls = (action) => action && action === hinted ? " hinted" : "";
     const cardButton = (c, where) => {
       const key = playKey(c.action);
       return h("button", {
-        class: "card" + (c.action && d.your_turn ? " playable" : ""),
+        class: "card" + (c.action && d.your_turn ? " playable" : "") + hintCls(c.action),
         disabled: !(c.action && d.your_turn),
         "data-card": c.card, "data-action": c.action, "data-where": where,
         "aria-label": `${c.action ? "Play" : ""} ${cardText(c.card)}${where === "table" ? " (on the table)" : ""}`.trim(),
@@ -410,14 +419,14 @@ class GamePage {
     const drawing = this.onlyDraw() && this.autoDraw;
     if (d.your_turn && d.phase === "declare" && !drawing) {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
-        class: "btn", "data-action": m.action, onclick: () => this.act(m.action),
+        class: "btn" + hintCls(m.action), "data-action": m.action, onclick: () => this.act(m.action),
         title: m.cards.map(cardText).join(" "),
       }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`)));
-      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn", "data-action": "exchange", onclick: () => this.act("exchange") },
+      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => this.act("exchange") },
         h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
-      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn", "data-action": "seven", onclick: () => this.act("seven") },
+      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => this.act("seven") },
         h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
-      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary", "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
+      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary" + hintCls("pass"), "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
     let summary = null;
@@ -438,6 +447,9 @@ class GamePage {
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => this.seatLink() }, "My seat link"),
       h("label", { class: "auto-draw", title: "After a trick you win with nothing to declare, draw without a click" },
         h("input", { type: "checkbox", id: "auto-draw", checked: this.autoDraw, onchange: (e) => { this.autoDraw = e.target.checked; this.render(); } }), " Draw by itself"),
+      g.opponent === "computer" ? toggle("explain", "Explain hints", "A hint also says why", Teach, "explain") : null,
+      toggle("motion", "Motion", BezMotion.reduced() ? "Your system asks for reduced motion: cards do not move" : "Cards slide to the trick and to its winner", BezMotion, "on"),
+      toggle("sound", "Sound", "Short sounds for cards, melds and your turn", BezSound, "on"),
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
     const handButtons = d.hand.map((c) => cardButton(c, "hand")); // numbered first: 1, 2, ...
@@ -472,7 +484,7 @@ class GamePage {
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
 
     document.body.dataset.version = String(g.version);
-    show(h("div", { class: "table" }, oppSeat, middle, mySeat, side));
+    show(this.tutorial ? this.tutorial.box(this.view) : "", h("div", { class: "table" }, oppSeat, middle, mySeat, side));
     if (drawing && this.autoSent !== g.version) { this.autoSent = g.version; this.act("pass"); }
   }
 
@@ -491,7 +503,8 @@ class GamePage {
     const g = this.view.game;
     const body = g.opponent === "computer"
       ? { opponent: "computer", level: g.level, variant: g.variant, target: g.target }
-      : { opponent: "friend", variant: g.variant, target: g.target, name: g.names[g.you] };
+      : { opponent: "friend", variant: g.variant, target: g.target };
+    body.name = g.names[g.you];
     try {
       const n = await api("/api/games", body);
       Saved.set(n.id, n.token, n.seat, n.invite);
@@ -512,69 +525,6 @@ class GamePage {
       known ? h("input", { type: "text", readonly: true, value: link, id: "invite-link", onfocus: (e) => e.target.select() })
         : h("p", {}, "Send your friend the invitation link you were given when you created the game."),
       known ? h("button", { class: "btn", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, "Copy link") : null);
-  }
-}
-
-// ------------------------------------------------------------------ replay
-class ReplayPage {
-  constructor(id) {
-    this.id = id;
-    const saved = Saved.get(id);
-    if (!saved) { show(h("p", { class: "error-box" }, "This browser holds no seat in that game.")); return; }
-    show(h("p", { class: "loading" }, "Loading the replay…"));
-    api(`/api/games/${encodeURIComponent(id)}/replay?token=${encodeURIComponent(saved.token)}`).then((r) => {
-      this.data = r; this.deal = 0; this.pos = 0;
-      if (!r.deals.length) { show(h("section", { class: "panel" }, h("p", {}, "No deal of this game is finished yet: a deal can be replayed once it is over."), h("a", { class: "btn", href: `#/game/${id}` }, "Back to the table"))); return; }
-      keyHandler = (ev) => this.onKey(ev);
-      this.render();
-    }).catch((e) => show(h("p", { class: "error-box" }, e.message)));
-  }
-  frames() { return this.data.deals[this.deal].frames; }
-  go(pos) { this.pos = Math.max(0, Math.min(this.frames().length - 1, pos)); this.render(); }
-  trickStep(dir) {
-    const f = this.frames();
-    let p = this.pos + dir;
-    while (p > 0 && p < f.length - 1 && !f[p].trick_done) p += dir;
-    this.go(p);
-  }
-  onKey(ev) {
-    if (ev.key === "ArrowRight") { this.go(this.pos + 1); return true; }
-    if (ev.key === "ArrowLeft") { this.go(this.pos - 1); return true; }
-    if (ev.key === "ArrowDown" || ev.key === "PageDown") { this.trickStep(1); return true; }
-    if (ev.key === "ArrowUp" || ev.key === "PageUp") { this.trickStep(-1); return true; }
-    return false;
-  }
-  render() {
-    const r = this.data, f = this.frames()[this.pos], names = r.names;
-    const dealSel = h("select", { "aria-label": "deal", onchange: (e) => { this.deal = +e.target.value; this.pos = 0; this.render(); } },
-      r.deals.map((d, i) => h("option", { value: i, selected: i === this.deal }, `Deal ${i + 1}`)));
-    const seat = (s) => h("section", { class: "seat" },
-      h("div", { class: "seat-head" }, h("span", { class: "name" }, names[s]), r.deals[this.deal].dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
-        h("span", { class: "muted" }, `score ${f.scores[s]}`)),
-      h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
-      f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
-    const what = f.action === null ? "The deal" :
-      `${names[f.player]}: ${f.action}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
-    show(h("div", { class: "replay-board" },
-      h("div", { class: "replay-controls" },
-        h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
-        h("button", { class: "btn secondary", "aria-label": "start of the deal", onclick: () => this.go(0) }, "Start"),
-        h("button", { class: "btn secondary", "aria-label": "previous trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
-        h("button", { class: "btn secondary", "aria-label": "previous step", onclick: () => this.go(this.pos - 1) }, "◀"),
-        h("button", { class: "btn", "aria-label": "next step", onclick: () => this.go(this.pos + 1) }, "▶"),
-        h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
-        h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
-      h("div", { class: "status", id: "replay-step" }, what),
-      seat(1 - r.you),
-      h("section", { class: "middle" },
-        h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
-          h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),
-          f.turnup ? h("figure", {}, staticCard(f.turnup), h("figcaption", { class: "muted" }, "turn-up")) : null),
-        h("div", { class: "trick-area" },
-          h("div", { class: "trick-cards" + (f.played.length ? " faded" : "") },
-            f.played.length ? f.played.map(staticCard) : f.trick.length ? f.trick.map(staticCard) : h("div", { class: "slot" })),
-          h("div", { class: "label" }, f.played.length ? `Trick ${f.tricks}: ${names[f.winner]} wins` : f.trick.length ? "Current trick" : ""))),
-      seat(r.you)));
   }
 }
 

@@ -1,0 +1,176 @@
+"""A player's history and statistics, from the games they played (their records): games and
+deals won, average points a deal, the best meld, and the win rate over time, per player and
+per opponent (a level of the computer, or a person).
+
+The front ends gather the games (the terminal from its saved files, :mod:`bezique.tui.history`;
+the browser from the games it holds seats in, :mod:`bezique.web.info`); this module only counts.
+Everything counted is public once a deal is over: scores, melds declared, who won.
+
+>>> from bezique import Rules
+>>> from bezique.game import Game
+>>> g = Game(Rules.preset("bezique", target=100), seed=1)
+>>> while not g.state.is_terminal():
+...     g.apply(g.state.legal_action_strings()[0])
+>>> played = game_played(g.all_deals(), 0, "Ann", "computer", 1, when=0.0)
+>>> t = tally([played])[("Ann", "computer, level 1 (beginner)")]
+>>> (t.games, t.deals) == (int(played.won is not None), 1)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .agents.levels import level_label
+from .state import State
+
+
+@dataclass(frozen=True)
+class GamePlayed:
+    """One game seen from one seat: each finished deal's points, the best meld, the result."""
+
+    player: str
+    opponent: str  # "computer" or the other player's name
+    level: int | None  # the computer's level; None against a person
+    when: float  # seconds since the epoch of the game's last move
+    deals: tuple[tuple[int, int], ...]  # (the player's points, the opponent's) per finished deal
+    best_meld: tuple[str, int] | None
+    won: bool | None  # None while the game goes on
+
+    @property
+    def against(self) -> str:
+        """Who the game was against, as players read it."""
+        if self.level is not None:
+            return f"computer, {level_label(self.level)}"
+        return self.opponent
+
+
+def game_played(states: Sequence[State], seat: int, player: str, opponent: str,
+                level: int | None, when: float) -> GamePlayed:
+    """A game (its deals, the last one current) from seat ``seat``."""
+    deals: list[tuple[int, int]] = []
+    best: tuple[str, int] | None = None
+    for st in states:
+        if not st.is_terminal():
+            continue
+        deals.append((st.scores[seat], st.scores[1 - seat]))
+        for s, pts, reason, detail in st.events:
+            if s == seat and reason == "meld" and (best is None or pts > best[1]):
+                best = (detail, pts)
+    last = states[-1] if states else None
+    winner = last.winner if last is not None and last.is_terminal() else None
+    won = None if winner is None else winner == seat
+    return GamePlayed(player, opponent, level, when, tuple(deals), best, won)
+
+
+@dataclass
+class Tally:
+    """What a player did against one opponent (or level), summed over games."""
+
+    games: int = 0
+    games_won: int = 0
+    deals: int = 0
+    deals_won: int = 0
+    points: int = 0
+    best_meld: tuple[str, int] | None = None
+    # (when, won) of each finished game, oldest first
+    results: list[tuple[float, bool]] = field(default_factory=list)
+
+    def add(self, g: GamePlayed) -> None:
+        """Count one game."""
+        for mine, theirs in g.deals:
+            self.deals += 1
+            self.deals_won += mine > theirs
+            self.points += mine
+        if g.best_meld and (self.best_meld is None or g.best_meld[1] > self.best_meld[1]):
+            self.best_meld = g.best_meld
+        if g.won is not None:
+            self.games += 1
+            self.games_won += g.won
+            self.results.append((g.when, g.won))
+            self.results.sort()
+
+    @property
+    def average_points(self) -> float:
+        """Points a deal, on average."""
+        return self.points / self.deals if self.deals else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """Games won out of games finished (0 when none is)."""
+        return self.games_won / self.games if self.games else 0.0
+
+    def rate_over_time(self) -> list[tuple[float, float]]:
+        """After each finished game (oldest first): its time and the win rate so far.
+
+        >>> t = Tally(results=[(1.0, True), (2.0, False), (3.0, True)])
+        >>> [round(r, 2) for _, r in t.rate_over_time()]
+        [1.0, 0.5, 0.67]
+        """
+        out, won = [], 0
+        for i, (when, w) in enumerate(self.results, 1):
+            won += w
+            out.append((when, won / i))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The tally as JSON for the browser."""
+        return {
+            "games": self.games, "games_won": self.games_won, "deals": self.deals,
+            "deals_won": self.deals_won, "average_points": round(self.average_points, 1),
+            "win_rate": round(self.win_rate, 3),
+            "best_meld": None if self.best_meld is None
+            else {"name": self.best_meld[0], "points": self.best_meld[1]},
+            "rate_over_time": [{"when": w, "rate": round(r, 3)} for w, r in self.rate_over_time()],
+        }
+
+
+def tally(games: Iterable[GamePlayed]) -> dict[tuple[str, str], Tally]:
+    """The games summed per (player, opponent), and per player over all opponents ("all")."""
+    out: dict[tuple[str, str], Tally] = {}
+    for g in sorted(games, key=lambda g: g.when):
+        for key in ((g.player, g.against), (g.player, "all")):
+            out.setdefault(key, Tally()).add(g)
+    return out
+
+
+def sparkline(rates: Sequence[float]) -> str:
+    """Rates from 0 to 1 as a line of block characters, one a value.
+
+    >>> sparkline([0.0, 0.5, 1.0])
+    '▁▅█'
+    """
+    bars = "▁▂▃▄▅▆▇█"
+    return "".join(bars[min(7, int(r * 7 + 0.5))] for r in rates)
+
+
+def report(tallies: dict[tuple[str, str], Tally]) -> list[str]:
+    """The tallies as lines of text (the terminal's statistics screen and ``bezique stats``).
+
+    >>> t = Tally(games=2, games_won=1, deals=5, deals_won=3, points=2000,
+    ...           best_meld=("double bezique", 500), results=[(1.0, True), (2.0, False)])
+    >>> print("\\n".join(report({("Ann", "all"): t})))
+    Ann, all games
+      games 1 won of 2 (50%) · deals 3 won of 5 · 400 points a deal · best meld double bezique 500
+      win rate over time: █▅  100% 50%
+    """
+    if not tallies:
+        return ["No games yet: the statistics count the games you play."]
+    lines: list[str] = []
+    for (player, against), t in sorted(tallies.items(), key=lambda kv: (kv[0][0],
+                                                                        kv[0][1] != "all",
+                                                                        kv[0][1])):
+        title = f"{player}, all games" if against == "all" else f"{player} against {against}"
+        best = f"{t.best_meld[0]} {t.best_meld[1]}" if t.best_meld else "none"
+        lines.append(title)
+        lines.append(f"  games {t.games_won} won of {t.games} ({t.win_rate:.0%}) · deals "
+                     f"{t.deals_won} won of {t.deals} · {t.average_points:.0f} points a deal · "
+                     f"best meld {best}")
+        rates = t.rate_over_time()
+        if rates:
+            shown = [r for _, r in rates[-12:]]
+            lines.append(f"  win rate over time: {sparkline(shown)}  "
+                         + " ".join(f"{r:.0%}" for r in shown))
+    return lines
