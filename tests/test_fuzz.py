@@ -27,7 +27,7 @@ from bezique.game import Game
 from bezique.record import parse_record, replay
 from bezique.web.app import create_app
 
-FAST, SLOW = 200, 3000
+FAST, SLOW = 200, 1500
 
 scalars = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(
     allow_nan=False) | st.text(max_size=12) | st.sampled_from(
@@ -182,7 +182,7 @@ test_fuzz_engine, test_fuzz_engine_long = both(
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
     db = Path(tmp_path_factory.mktemp("fuzz")) / "g.db"
-    with TestClient(create_app(db, workers=0, games_per_minute=0)) as client:
+    with TestClient(create_app(db, workers=0, games_per_minute=0, pages_per_minute=0)) as client:
         g = client.post("/api/games", json={"opponent": "computer", "level": 1}).json()
         yield client, g
 

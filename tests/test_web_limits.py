@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from bezique import Rules, State
 from bezique.web.app import MAX_MESSAGE, create_app
@@ -318,3 +319,20 @@ def test_a_worker_never_outlives_its_server(tmp_path: Path) -> None:
             return
         time.sleep(0.2)
     pytest.fail(f"worker {worker} outlived its server")
+
+
+def test_pages_opened_on_one_seat_are_rate_limited(tmp_path: Path) -> None:
+    """A storm of tabs on one seat: each page beyond the limit gets one line and is closed."""
+    with client_for(tmp_path, pages_per_minute=6) as client:
+        g = new_game(client, opponent="friend")
+        url = f"/ws/{g['id']}?token={g['token']}"
+        for _ in range(10):
+            with client.websocket_connect(url) as ws:
+                assert ws.receive_json()["type"] == "state"
+        for _ in range(2):  # refused before the handshake completes
+            with pytest.raises(WebSocketDisconnect) as e, client.websocket_connect(url):
+                pass
+            assert e.value.code == 4429
+        other = new_game(client, opponent="friend")  # other games are not affected
+        with client.websocket_connect(f"/ws/{other['id']}?token={other['token']}") as ws:
+            assert ws.receive_json()["type"] == "state"

@@ -46,7 +46,8 @@ from .rules import Rules
 from .schema import EngineGo, EngineStart, StepIn, check, parse_json, short
 from .state import State
 
-__all__ = ["COMMANDS", "Engine", "Position", "ProtocolError", "Step", "build_world", "run"]
+__all__ = ["COMMANDS", "GO_MS", "PROTOCOL_VERSION", "Engine", "Position", "ProtocolError", "Step",
+           "build_world", "run"]
 
 PROTOCOL_VERSION = 1
 GO_MS = 10_000.0  # the time limit of a 'go' without 'budget_ms' (at most MAX_GO_MS with one)

@@ -30,8 +30,9 @@ from .rules import Rules
 from .schema import MAX_ACTIONS, MAX_DEALS, RecordIn, check, cut, parse_json
 from .state import State
 
-__all__ = ["MAX_ACTIONS", "MAX_BYTES", "MAX_DEALS", "Record", "game_record", "load_record",
-           "parse_record", "replay", "states_from_record"]
+__all__ = ["MAX_ACTIONS", "MAX_BYTES", "MAX_DEALS", "DealSpec", "Record", "ReplayedDeal",
+           "deal_record", "game_record", "load_record", "parse_record", "replay", "replay_deals",
+           "states_from_record"]
 
 MAX_BYTES = 20_000_000  # a record file (the bounds on deals and actions: bezique.schema)
 

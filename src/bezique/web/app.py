@@ -29,7 +29,7 @@ from ..cards import RANKS, SUITS
 from ..errors import BeziqueError, RequestError
 from ..schema import WebCreate, WebJoin, WebMessage, WebMine, WebToken, check, parse_json
 from .info import add_info_routes
-from .limits import GAMES_PER_MINUTE, RateLimit
+from .limits import GAMES_PER_MINUTE, PAGES_PER_MINUTE, RateLimit
 from .live import FRIEND, Refusal
 from .manager import Manager
 from .replay import finished_record, replay_frames
@@ -124,14 +124,16 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0,
                public_url: str | None = None, host: str | None = None,
                games_per_minute: float = GAMES_PER_MINUTE, workers: int | None = None,
-               manager: Manager | None = None) -> FastAPI:
+               manager: Manager | None = None,
+               pages_per_minute: float = PAGES_PER_MINUTE) -> FastAPI:
     """The ASGI app on the database ``db`` (a path, a :class:`Store`, or the default file).
 
     ``public_url`` is the address friends open (for invitation links); ``host`` the address the
     server listens on (a loopback one gets a note on the page that others cannot reach it);
     ``games_per_minute`` how many games one client may create a minute (0: no limit);
     ``workers`` the computer's worker processes (0: a thread; default: one per core but one);
-    ``manager`` a :class:`Manager` with other limits."""
+    ``manager`` a :class:`Manager` with other limits; ``pages_per_minute`` how many pages one
+    seat may open a minute (after a burst of ten; 0: no limit)."""
     from .store import default_db_path
 
     if manager is None:
@@ -140,6 +142,7 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
         manager = Manager(store, computer_delay, AgentPool(workers))
     store = manager.store
     creating = RateLimit(games_per_minute)
+    opening = RateLimit(pages_per_minute, burst=10)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -279,13 +282,19 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
 
     @app.websocket("/ws/{game_id}")
     async def ws(websocket: WebSocket, game_id: str, token: str = "") -> None:
-        await websocket.accept()
         try:
             live, seat = manager.seat_or_refuse(game_id, token)
         except Refusal as e:
+            await websocket.accept()
             await websocket.send_json({"type": "error", "message": e.message, "fatal": True})
             await websocket.close(code=4403 if e.status == 403 else 4404)
             return
+        if not opening.allow(f"{game_id}/{seat}"):
+            # a storm of tabs: refused before the handshake completes (HTTP 403), the
+            # cheapest answer there is; a page learns of it as a failed connection
+            await websocket.close(code=4429)
+            return
+        await websocket.accept()
         try:
             await manager.connect(live, seat, websocket)
             manager.kick_computer(live)
