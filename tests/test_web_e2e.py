@@ -159,7 +159,7 @@ def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) 
     # and it is in the list of your games
     page.goto(site + "/#/games")
     page.wait_for_selector("#games a.btn")
-    assert "vs Computer (level 1)" in page.inner_text("#games")
+    assert "vs Computer (level 1 beginner)" in page.inner_text("#games")
     page.click("#games a.btn")
     page.wait_for_selector("#hand button.card")
     assert _table(page) == here

@@ -33,6 +33,16 @@ def level_label(level: int) -> str:
     return f"level {level} ({LEVEL_NAMES[level]})" if level in LEVEL_NAMES else f"level {level}"
 
 
+def computer_name(level: int) -> str:
+    """The computer player's name at ``level``, the same in both front ends and their records.
+
+    >>> computer_name(1)
+    'Computer (level 1 beginner)'
+    """
+    return f"Computer (level {level} {LEVEL_NAMES[level]})" if level in LEVEL_NAMES else (
+        f"Computer (level {level})")
+
+
 def level_spec(level: int) -> str:
     """The agent spec of a level (1 = beginner ... 5 = strongest)."""
     if level not in LEVELS:

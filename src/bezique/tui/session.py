@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import actions as act
 from ..agents import Agent, agent_names, make_agent
-from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
+from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, computer_name, level_spec
 from ..cards import card_symbol, parse_card, rank_of, suit_of
 from ..errors import BeziqueError, IllegalActionError, RecordError
 from ..game import Game
@@ -372,7 +372,7 @@ class Session:
         rec = self.game.to_record()
         rec["play"] = {"level": self.level, "agent": self.agent_spec, "seed": self.game.seed,
                        "agent_seed": self.agent_seed, "human": self.HUMAN, "id": self.game_id}
-        rec["players"] = [self.name, f"Computer (level {self.level} {LEVEL_NAMES[self.level]})"]
+        rec["players"] = [self.name, computer_name(self.level)]
         return rec
 
     def save(self) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from fastapi import WebSocket
 
 from ..agents.base import AGENT_VARIANTS
-from ..agents.levels import level_spec
+from ..agents.levels import computer_name, level_spec
 from ..errors import BeziqueError
 from ..game import Game
 from ..record import parse_record, states_from_record
@@ -140,7 +140,7 @@ class Manager:
         me = clean_name(name) or "Player 1"
         if opponent == COMPUTER:
             spec = level_spec(level)
-            names = [me, f"Computer (level {level})"]
+            names = [me, computer_name(level)]
         else:
             spec = ""
             names = [me, "Friend"]
