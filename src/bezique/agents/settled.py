@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 
+from ..cards import bit_list
 from ..rules import Rules
 from ..scoring import settle
 from ..state import State
@@ -71,7 +72,7 @@ def settled_after_end(state: State, seat: int, value: int) -> int:
     pts = rules.card_points
     mover = state.turn
     hands = state.hand_masks
-    rest = sum(pts[p & 7] for h in hands for p in _bits(h))
+    rest = sum(pts[p & 7] for h in hands for p in bit_list(h))
     if state.lead_card >= 0:
         rest += pts[state.lead_card & 7]
     last = rules.last_trick_points if rules.last_trick == "final" else 0
@@ -85,15 +86,6 @@ def settled_after_end(state: State, seat: int, value: int) -> int:
     b[mover] += max(0, got)
     b[1 - mover] += max(0, rest - got)
     return _signed(rules, (s[0], s[1]), (b[0], b[1]), seat)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def settled_estimate(state: State, seat: int,
