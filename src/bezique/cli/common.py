@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from ..errors import BeziqueError
+from ..rules import OPTION_NAMES, Rules
 
 
 def fail(message: str) -> NoReturn:
@@ -70,3 +71,49 @@ def progress_bar(description: str, total: int, show: bool | None = None
                   auto_refresh=False, console=Console(stderr=True)) as bar:
         tid = bar.add_task(description, total=total)
         yield lambda done: bar.update(tid, completed=done, refresh=True)
+
+
+def match_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of a match of agents (``arena``, ``tournament``): ``--games``/``--deals``,
+    ``--seed``, ``--jobs``, ``--ray [ADDRESS]``, ``--variant`` and ``-o NAME=VALUE``."""
+    for option in reversed((
+        click.option("--games", type=int, default=None,
+                     help="Play N games to the target (both halves of each duplicated pair "
+                          "counted) instead of single deals."),
+        click.option("--deals", type=int, default=None,
+                     help="Play N single deals, duplicated (the default is 100 deals)."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Match seed: fixes every deal and every agent's own seed."),
+        click.option("--jobs", "-j", type=int, default=None,
+                     help="Worker processes (the results do not depend on it) [default: 1; "
+                          "with --ray and no address: one per core]."),
+        click.option("--ray", "ray", is_flag=False, flag_value="local", default=None,
+                     metavar="[ADDRESS]",
+                     help="Play on Ray: a local Ray (no ADDRESS) or the cluster at ADDRESS "
+                          "(e.g. auto); the results are the same as a local run's."),
+        click.option("--variant", default="bezique", show_default=True,
+                     help="A variant the computer players know (bezique, binocle, rubicon, "
+                          "sixpack, eightpack)."),
+        click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
+                     help=f"A rule option ({', '.join(OPTION_NAMES)})."),
+    )):
+        f = option(f)
+    return f
+
+
+def match_setup(games: int | None, deals: int | None, variant: str, options: tuple[str, ...],
+                jobs: int | None, ray: str | None) -> tuple[Rules, int | None, int | None, int,
+                                                        int]:
+    """What :func:`match_options` gave, checked: the rules (a variant the agents play), games
+    or deals (100 deals by default), how many, and the worker processes (0: one per core)."""
+    from ..agents.base import require_agent_variant
+
+    if games is not None and deals is not None:
+        fail("give --games or --deals, not both")
+    if games is None and deals is None:
+        deals = 100
+    rules = Rules.preset(variant, **parse_options(options))
+    require_agent_variant(rules)
+    count = games if games is not None else deals
+    assert count is not None
+    return rules, games, deals, count, jobs if jobs is not None else 0 if ray else 1
