@@ -108,8 +108,8 @@ class Declaring(Position):
     def _may_offer(self, seat: int) -> bool:
         """Partnership (RULES.md 9.5): the trick's winner may pass the declaring turn to the
         partner instead of declaring (once: not after a declaration, not back again)."""
-        return (len(self.hand_masks) == 4 and seat == self._last and not self._dmelds
-                and not self._dseven and self.partner(seat) >= 0)
+        return (seat == self._last and not self._dmelds and not self._dseven
+                and self.partner(seat) >= 0)
 
     def _offer(self, seat: int) -> None:
         if self.phase_id != DECLARE:

@@ -41,7 +41,7 @@ from .melds import (
 )
 from .notation import action_to_string, string_to_action
 from .rules import Rules
-from .scoring import Settlement, settle, settlement_words, zero_sum
+from .scoring import Settlement, settle, settlement_words, sides, zero_sum
 
 LEAD: Final = 0
 FOLLOW: Final = 1
@@ -376,12 +376,11 @@ class Position:
 
     def partner(self, seat: int) -> int:
         """``seat``'s partner in a partnership game (RULES.md 9.5), else -1."""
-        return self.rules.partner(seat) if len(self.hand_masks) == 4 else -1
+        return self.rules.partner(seat)
 
     def side_scores(self) -> tuple[int, ...]:
         """Game totals per side in a partnership (seats 0 & 2, then 1 & 3), else per seat."""
-        g = self.game_scores
-        return (g[0] + g[2], g[1] + g[3]) if self.partner(0) >= 0 else g
+        return sides(self.game_scores) if self.partner(0) >= 0 else self.game_scores
 
     def trick_cards(self) -> list[int]:
         """The cards on the table in the current trick, in the order played."""
