@@ -468,6 +468,8 @@ FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("sixpack", {"bezique_fixes_trumps": True, "rubicon_bonus": 2000}),
     ("eightpack", {}),
     ("eightpack", {"reuse": "loose", "four_tens": 90}),
+    ("sixpack", {"cut_bonus": True}),
+    ("eightpack", {"cut_bonus": True, "cut_range": "22-26"}),
 ]
 
 

@@ -39,6 +39,7 @@ from .agents import Agent, agent_names, make_agent
 from .agents.base import AGENT_VARIANTS
 from .agents.levels import DEFAULT_LEVEL, level_spec
 from .cards import JACK, KING, QUEEN, card_name, card_of, make_card, parse_card, rank_of, suit_of
+from .deal import assumed_cut
 from .errors import BeziqueError, ProtocolError
 from .melds import fixed_trump
 from .observation import Observation
@@ -93,6 +94,7 @@ class Position:
     totals: tuple[int, int] = (0, 0)
     actions: list[Step] = field(default_factory=list)
     seed: int = 0
+    cut: int | None = None  # the cut bonus: the cut once guessed (RULES.md 9.2)
 
 
 def _card(value: Any, what: str) -> int:
@@ -158,6 +160,11 @@ def build_world(pos: Position) -> State:
         verb = words[0].lower() if words else ""
         if step.draw is not None and verb not in ("pass", "draw"):
             raise ProtocolError(f"{where(i, player, text)}: only a 'pass' has a 'draw'")
+        if verb == "guess" and i == 0 and rules.cut_bonus:  # the cut bonus: moves no card
+            if pos.cut is None:
+                raise ProtocolError(f"{where(i, player, text)}: give the deal's 'cut' once it "
+                                    "is guessed")
+            continue
         try:
             cards = [_token_card(t) for t in words[1:]]
         except ValueError as e:
@@ -303,7 +310,8 @@ def build_world(pos: Position) -> State:
     hands: list[Sequence[int]] = [(), ()]
     hands[seat], hands[opp] = pos.hand, opp_hand
     try:
-        state = State.from_cards(rules, hands, pos.turnup, stock, pos.dealer, pos.totals)
+        state = State.from_cards(rules, hands, pos.turnup, stock, pos.dealer, pos.totals,
+                                 assumed_cut(rules, pos.cut))
     except BeziqueError as e:  # pragma: no cover - the checks above come first
         raise ProtocolError(str(e)) from None
     for i, step in enumerate(pos.actions):
@@ -388,7 +396,7 @@ class Engine:
         else:
             self._pending = (self.agent, spec)
         pos = Position(rules, r.seat, r.dealer, cards, turnup, (r.totals[0], r.totals[1]),
-                       seed=r.seed)
+                       seed=r.seed, cut=r.cut)
         return pos, r
 
     def _set(self, pos: Position) -> dict[str, Any]:

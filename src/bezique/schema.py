@@ -47,7 +47,7 @@ from pydantic_core import ErrorDetails
 from .agents.base import require_agent_variant
 from .agents.levels import DEFAULT_LEVEL
 from .errors import BeziqueError, ProtocolError, RecordError, RequestError
-from .rules import Rules
+from .rules import MAX_CUT, Rules
 
 # Bounds on what can be a game: refused at once, before any replay (the longest deal, eight
 # packs, has fewer than 1,000 actions).
@@ -184,6 +184,11 @@ class DealIn(_Model):
         default_factory=list, max_length=MAX_ACTIONS,
         description=f"'actions' must be a list of action texts (at most {MAX_ACTIONS} actions "
                     "a deal)")
+    cut: StrictInt | None = Field(None, ge=1, le=MAX_CUT,
+                                  description="'cut' must be a number of cards (the cut bonus)")
+    guess: StrictInt | None = Field(None, ge=1, le=MAX_CUT,
+                                    description="'guess' must be a number of cards (the cut "
+                                                "bonus)")
 
 
 class RecordIn(_Model):
@@ -285,6 +290,9 @@ class EngineStart(_Model):
                             "e.g. [0, 0]")
     seed: StrictInt = Field(0, ge=-MAX_SEED, lt=MAX_SEED,
                             description="'seed' must be a whole number")
+    cut: StrictInt | None = Field(None, ge=1, le=MAX_CUT,
+                                  description="'cut' must be the number of cards cut, once "
+                                              "guessed (the cut bonus)")
     agent: ActionText | None = Field(None, description="'agent' must be an agent spec such "
                                                        "as \"heuristic\"")
     actions: list[ActionText | tuple[Seat2, ActionText] | StepIn] = Field(
