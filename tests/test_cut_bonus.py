@@ -133,6 +133,7 @@ def test_the_settlement_counts_the_cut_bonus_and_records_replay_it() -> None:
     assert not any(a.startswith("guess") for a in deal["actions"])
     out = replay(parse_record(rec))
     assert out["deals"][0]["scores"] == list(s.scores)
+    assert (out["deals"][0]["cut"], out["deals"][0]["guess"]) == (24, 24)
     assert out["deals"][0]["result"] == replay(parse_record(rec))["deals"][0]["result"]
 
 

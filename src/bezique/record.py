@@ -185,6 +185,8 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
         if portland:  # RULES.md 9.8: the deal's points without brisques, trumps, the settlement
             settled = s.settlement()
             entry["trumps"] = "SHDC"[s.trump] if s.trump >= 0 else None
+            if s.rules.cut_bonus:  # the cut bonus (RULES.md 9.8): the cut and the guess
+                entry["cut"], entry["guess"] = s.cut, s.cut_guess
             entry["result"] = {
                 "winner": settled.winner if done and settled.winner >= 0 else None,
                 "rubicon": done and settled.rubicon,
