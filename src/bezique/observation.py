@@ -253,7 +253,8 @@ def observe(state: ObservedState, seat: int) -> Observation:
                 trick = []
         elif a == act.PASS:
             take = min(n, len(stock) - pos)
-            i = (seat - player) % n
+            # the trick's winner draws first, also when its partner passes after an offer
+            i = (seat - (tricks[-1].winner if tricks else player)) % n
             draws.append(card_of(stock[pos + i]) if i < take else face_up)
             pos += take
         elif a == act.EXCHANGE:
