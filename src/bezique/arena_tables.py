@@ -79,13 +79,6 @@ class Lineup:
         first = self.seatings[0]
         return "+".join(LABELS[first[s]] for s in (t, t + 2))
 
-    def team_of(self, entrant: int) -> int:
-        """The team of an entrant (-1 for individuals)."""
-        for t, members in enumerate(self.teams):
-            if entrant in members:
-                return t
-        return -1
-
 
 def _rotations(base: Sequence[int]) -> list[tuple[int, ...]]:
     """The distinct rotations of a table, seat ``s`` of rotation ``r`` taking ``base[s + r]``."""
@@ -316,8 +309,8 @@ class TableMatchResult:
 
 @dataclass(frozen=True)
 class TableTask:
-    """Everything a worker needs to play one set (picklable): the agent spec of every seat of
-    every seating."""
+    """Everything a worker needs to play one set (picklable): the seatings (the entrant in each
+    seat) and the entrants' agent specs, the rules, the mode and the match seed."""
 
     index: int
     seatings: tuple[tuple[int, ...], ...]
@@ -329,9 +322,15 @@ class TableTask:
     save: bool
 
 
-def _deal_scores(rules: Rules, points: Sequence[int]) -> tuple[float, ...]:
+def deal_scores(rules: Rules, points: Sequence[int]) -> tuple[float, ...]:
     """Each seat's result of a deal: the most points (side totals in a partnership) win, a tie
-    at the top shared."""
+    at the top shared.
+
+    >>> deal_scores(Rules.preset("bezique3"), (200, 310, 310))
+    (0.0, 0.5, 0.5)
+    >>> deal_scores(Rules.preset("bezique4"), (200, 100, 50, 120))  # 250 against 220
+    (1.0, 0.0, 1.0, 0.0)
+    """
     n = len(points)
     if rules.partner(0) >= 0:
         side = sides(points)
@@ -368,7 +367,7 @@ def play_table(task: TableTask) -> TableSet:
             state = State.new_deal(rules, deal_seed, dealer=n - 1)
             play_deal(state, agents)
             deals = [state]
-            scores = _deal_scores(rules, state.scores)
+            scores = deal_scores(rules, state.scores)
         points = tuple(sum(d.scores[s] for d in deals) for s in range(n))
         record = None
         if task.save:
@@ -416,6 +415,13 @@ def play_table_match(
     seating 2) with a key ``players`` naming the agent of each seat.  ``progress`` is called
     with the number of sets done; ``jobs`` and ``ray`` as for
     :func:`bezique.arena.run_match`: the results do not depend on them.
+
+    >>> m = play_table_match(["random+random:seed=7", "random"], Rules.preset("bezique4"),
+    ...                      deals=4, seed=2)
+    >>> m.seatings, [t.label for t in m.team_stats()], [t.plays for t in m.team_stats()]
+    (('ACBC', 'CBCA', 'BCAC', 'CACB'), ['A+B', 'C+C'], [4, 4])
+    >>> sum(t.score for t in m.team_stats())  # every deal is won by one side (or shared)
+    1.0
     """
     lineup = table_lineup(agents, rules)
     if (games is None) == (deals is None):
