@@ -11,7 +11,8 @@ seat); the agents move round them.  The *seatings* are the distinct rotations of
 
 - three or four individuals, as many agents as seats (``A B C``): the rotations ``ABC BCA
   CAB`` (four seats: 4 rotations).  Each agent holds every seat's cards once; who sits at whose
-  left stays as given.
+  left stays as given (3 plays a deal, not the 6 orders: to balance that too, match ``A C B``
+  as well).
 - three or four individuals, two agents ``A B``: A against copies of B, then B against copies
   of A, each in every seat: ``ABB BBA BAB BAA AAB ABA`` (four seats: 8 seatings).  Each agent
   holds every seat's cards equally often.
