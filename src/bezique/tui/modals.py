@@ -45,14 +45,16 @@ def result_text(s: Session) -> str:
         res = st.settlement()
         if res.winner < 0:
             return "The game is drawn: nobody scores."
-        words = st.settlement_words()
+        words = st.settlement_words()  # on a line of its own, never cut by the wrapping
         if res.rubicon:
-            loser = "you are" if res.winner else f"{names[1 - res.winner].lower()} is"
-            words = f"{loser} {words}"
+            words = ("You are " if res.winner else f"{names[1 - res.winner]} is ") + words
         elif not res.brisques_counted and any(st.rules.card_points):
-            words = f"brisques not counted: {words}"
+            words = f"Brisques not counted: {words}"
+        else:
+            words = f"Settlement: {words}"
         win = "You win" if res.winner == 0 else f"{names[res.winner]} wins"
-        return f"{win} the game and score{'' if res.winner == 0 else 's'} {res.value} ({words})."
+        return (f"{win} the game and score{'' if res.winner == 0 else 's'} {res.value}.\n"
+                f"{words[0].upper()}{words[1:]}.")
     w = s.game.winner
     if st.partner(0) >= 0:
         a, b = st.side_scores()
@@ -101,8 +103,8 @@ def summary_table(s: Session, st: State) -> Table:
 def sides_text(st: State) -> str:
     """A partnership's deal and game by side."""
     deal, game = sides(st.scores), st.side_scores()
-    return (f"Sides: you & North {deal[0]} this deal, {game[0]} in the game · "
-            f"West & East {deal[1]} this deal, {game[1]} in the game")
+    return (f"This deal by side: you & North {deal[0]} · West & East {deal[1]}\n"
+            f"The game by side:  you & North {game[0]} · West & East {game[1]}")
 
 
 def rules_text() -> str:

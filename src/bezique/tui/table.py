@@ -128,7 +128,7 @@ def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:
         t.add_row(f"{mark}{name}", str(obs.scores[seat]), str(obs.totals[seat]
                                                               + obs.scores[seat]))
     info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump] if obs.trump >= 0
-                                      else "none yet (the first marriage fixes them)",
+                                      else "none yet",
                                       "bold red" if colour and obs.trump in (1, 2)
                                       else "bold"))
     if obs.turnup is not None:
@@ -213,7 +213,7 @@ def prompt(obs: Observation, deal_over: bool, playable: int) -> str:
     keys = f"←/→ or 1-{n % 10}" if n > 1 else "←/→"
     carte = " · c: carte blanche" if "carte" in obs.legal else ""
     if obs.phase == "lead":
-        return f"Your lead: {keys}, Enter to play{carte}"
+        return f"Your lead: {keys}, Enter" + (carte or " to play")
     return f"Your turn to follow: {keys}, Enter{carte}"
 
 
