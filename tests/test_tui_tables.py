@@ -212,21 +212,34 @@ async def test_the_offer_key_passes_the_declaring_turn_to_the_partner() -> None:
         assert s.human_to_act() or s.deal_over()
 
 
-def test_combining_with_the_partners_shown_card_is_offered_and_named() -> None:
+async def test_combining_with_the_partners_shown_card_is_offered_named_and_played() -> None:
     """RULES.md 9.9 example 20 from South's seat: North shows Q♠ in four queens; South adds J♦
-    from the hand: a bezique, offered as ``meld QS+ JD``."""
+    from the hand: a bezique, offered as ``meld QS+ JD`` and chosen with the keys."""
     state = deal4({2: ["QS", "QH", "QD", "QC", "AH"], 0: ["JD", "AH"]})
     assert declare(state, 2, "meld QS QH QD QC") == 60
     win_trick(state, 0)
-    s = Session(Game.from_states(Rules.preset("bezique4"), [state], seed=1), 1, 0, None)
-    obs = s.observation()
-    assert "meld QS+ JD" in obs.legal
-    labels = {a: label for _, label, a in choice_entries(obs, s.state)}
-    assert labels["meld QS+ JD"] == "bezique Q♠+ J♦  +40"
+    Session(Game.from_states(Rules.preset("bezique4"), [state], seed=1), 1, 0,
+            save_path()).save()
     assert token_text("QS+") == "Q♠+" and token_text("KD*2") == "K♦*2"
-    s.play("meld QS+ JD")
-    assert s.state.scores[0] == 40 and s.state.side_scores() == (100, 0)
-    assert "You declare bezique Q♠ J♦ (+40)" in s.log
+    app = BeziqueApp(PlayConfig(level=1), save_path(), resume=True, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        s = app.session
+        assert s is not None
+        obs = s.observation()
+        assert "meld QS+ JD" in obs.legal
+        labels = {a: label for _, label, a in choice_entries(obs, s.state)}
+        assert labels["meld QS+ JD"] == "bezique Q♠+ J♦  +40"
+        text = screen_text(app)
+        assert "bezique Q♠+ J♦  +40" in text
+        panel = str(app.screen.query_one("#opp", Static).render())
+        north = panel.splitlines()[3]  # North's shown cards, under its line
+        assert all(q in north for q in ("Q♠", "Q♥", "Q♦", "Q♣")) and "melds 60" in north
+        await press_for(pilot, game_screen(app), "meld QS+ JD")
+        await settle(pilot, app)
+        assert s.state.scores[0] == 40 and s.state.side_scores() == (100, 0)
+        assert "You declare bezique Q♠ J♦ (+40)" in s.log
+        assert "Your side 100" in flat(screen_text(app))
 
 
 def test_undo_at_a_table_of_four_takes_back_the_computers_replies() -> None:
@@ -259,7 +272,7 @@ async def test_a_hint_at_a_table_of_three_is_a_legal_move_or_a_clear_refusal() -
         await pilot.pause()
         status = str(app.screen.query_one("#status", Static).render())
         hinted = status.startswith("Hint: ")
-        refused = "no hint at a table of 3: the hint player cannot judge it" in status
+        refused = status.startswith("✗ no hint: the hint player cannot judge a table of 3 yet")
         assert hinted or refused, status
         assert isinstance(app.screen, GameScreen)  # the game goes on either way
 
@@ -399,3 +412,21 @@ def test_play_refuses_bad_table_options_in_one_line(args: list[str], message: st
     out = CliRunner().invoke(main, ["play", *args])
     assert out.exit_code == 2
     assert message in out.output and "Traceback" not in out.output
+
+
+@pytest.mark.parametrize("variant,cards", [("sixpack", 12), ("eightpack", 15)])
+async def test_the_multi_pack_hands_fit_80_columns_whole(variant: str, cards: int) -> None:
+    app = table_app(variant, seed=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        s = app.session
+        assert s is not None
+        obs = s.observation()
+        held = [*obs.hand, *obs.shown[0]]
+        assert len(held) in (cards - 1, cards)
+        assert hand_row(app) == [tuple(re.findall(r"(10|[AKQJ987])([♠♥♦♣])", card_symbol(c))[0])
+                                 for c in held]
+        text = screen_text(app)
+        assert "Trumps none yet" in text and "Turn-up" not in text
+        # the turn line is not pushed off the score panel
+        assert any(w in text for w in ("Your lead", "Your turn to follow", "You may declare"))

@@ -439,10 +439,10 @@ class Session:
             with self._hint_lock:
                 try:
                     return agent.act(obs)
-                except BeziqueError as e:
+                except Exception as e:  # a hint player that knows only two seats
                     if seats == 2:
                         raise
-                    raise BeziqueError(f"no hint at a table of {seats}: the hint player cannot "
-                                       f"judge it ({e})") from None
+                    raise BeziqueError(f"the hint player cannot judge a table of {seats} yet "
+                                       f"({e})") from None
 
         return obs, choose
