@@ -430,3 +430,43 @@ async def test_the_multi_pack_hands_fit_80_columns_whole(variant: str, cards: in
         assert "Trumps none yet" in text and "Turn-up" not in text
         # the turn line is not pushed off the score panel
         assert any(w in text for w in ("Your lead", "Your turn to follow", "You may declare"))
+
+
+def play_out(s: Session, rng: random.Random) -> Session:
+    while not s.game_over():
+        if s.deal_over():
+            s.next_deal()
+        elif s.human_to_act():
+            s.play(rng.choice(s.observation().legal))
+        else:
+            s.computer_move()
+    return s
+
+
+@pytest.mark.parametrize("variant", ["bezique3", "bezique4"])
+async def test_the_game_over_screen_of_a_table_names_the_winners(variant: str) -> None:
+    s = play_out(Session.new(PlayConfig(level=1, seed=4, variant=variant, target=300),
+                             save_path()), random.Random(4))
+    deals = [*s.game.deals, s.state]
+    w = s.game.winner
+    assert w is not None
+    app = BeziqueApp(PlayConfig(level=1), save_path(), resume=True, delay=0)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        line = flat(screen_text(app))
+        assert "Deal by deal" in line
+        for i, st in enumerate(deals, 1):
+            game = st.side_scores() if variant == "bezique4" else st.game_scores
+            row = " ".join([str(i), *(str(x) for x in st.scores), "–".join(map(str, game))])
+            assert row in line, row
+        if variant == "bezique4":
+            a, b = s.state.side_scores()
+            assert (f"You and North win the game, {a} to {b}!" if w == 0
+                    else f"West and East win the game, {b} to {a}.") in line
+        else:
+            g = s.state.game_scores
+            name = "You win" if w == 0 else f"{seat_names(3)[w]} wins"
+            assert f"{name} the game with {g[w]}" in line
+        out = CliRunner().invoke(main, ["play", "--saves"])
+        assert "finished" in out.output and variant in out.output

@@ -143,6 +143,8 @@ def table_text_n(obs: Observation, prompt_line: str, colour: bool) -> Text:
         lines.append(Text(f"Last trick: {who}", "dim"))
     else:
         lines.append(Text("(no card played yet)", "dim"))
+    if obs.turn > 0:  # a computer's turn: which one
+        prompt_line = f"{names[obs.turn]} is playing…"
     lines.append(Text(prompt_line, "bold yellow" if colour else "bold"))
     return Text("\n").join(lines)
 
