@@ -338,7 +338,7 @@ async def test_rubicon_has_no_turn_up_and_no_trumps_until_the_first_marriage() -
         await settle(pilot, app)
         s = app.session
         assert s is not None
-        assert "Trumps none yet" in screen_text(app) and "Turn-up" not in screen_text(app)
+        assert "Trumps not yet fixed" in screen_text(app) and "Turn-up" not in screen_text(app)
         assert "Rubicon" in screen_text(app) and "one deal, settled" in screen_text(app)
         gs = game_screen(app)
         while s.state.trump < 0 and not s.deal_over():
@@ -346,7 +346,7 @@ async def test_rubicon_has_no_turn_up_and_no_trumps_until_the_first_marriage() -
             marriage = [a for a in obs.legal if a.startswith("meld ")]
             await press_for(pilot, gs, marriage[0] if marriage else first_legal(gs, obs))
             await settle(pilot, app)
-            assert ("Trumps none yet" in screen_text(app)) == (s.state.trump < 0)
+            assert ("Trumps not yet fixed" in screen_text(app)) == (s.state.trump < 0)
         assert s.state.trump >= 0
         assert "Turn-up" not in screen_text(app)
 
@@ -427,7 +427,7 @@ async def test_the_multi_pack_hands_fit_80_columns_whole(variant: str, cards: in
         assert hand_row(app) == [tuple(re.findall(r"(10|[AKQJ987])([♠♥♦♣])", card_symbol(c))[0])
                                  for c in held]
         text = screen_text(app)
-        assert "Trumps none yet" in text and "Turn-up" not in text
+        assert "Trumps not yet fixed" in text and "Turn-up" not in text
         # the turn line is not pushed off the score panel
         assert any(w in text for w in ("Your lead", "Your turn to follow", "You may declare"))
 

@@ -128,7 +128,7 @@ def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:
         t.add_row(f"{mark}{name}", str(obs.scores[seat]), str(obs.totals[seat]
                                                               + obs.scores[seat]))
     info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump] if obs.trump >= 0
-                                      else "none yet",
+                                      else "not yet fixed",
                                       "bold red" if colour and obs.trump in (1, 2)
                                       else "bold"))
     if obs.turnup is not None:

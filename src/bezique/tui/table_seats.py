@@ -82,8 +82,9 @@ def score_panel_n(obs: Observation, terminal: bool, colour: bool) -> Group:
                   Text(str(game_sides[0]), "bold"))
         t.add_row(Text(" Their side", "bold"), Text(str(deal_sides[1]), "bold"),
                   Text(str(game_sides[1]), "bold"))
-    info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump] if obs.trump >= 0 else "none yet",
-                                      "bold red" if colour and obs.trump in (1, 2) else "bold"))
+    trumps = SUIT_SYMBOLS[obs.trump] if obs.trump >= 0 else "not yet fixed"
+    info = Text.assemble("Trumps ", (trumps, "bold red" if colour and obs.trump in (1, 2)
+                                     else "bold"))
     if obs.turnup is not None:
         info.append("  Turn-up ")
         info.append_text(chip(obs.turnup, colour))
