@@ -379,8 +379,12 @@ async def test_the_start_screen_starts_a_four_handed_game_each_alone() -> None:
         from textual.widgets import Select
 
         select = app.screen.query_one("#variant", Select)
+        select.value = 2  # Rubicon: one deal, no target
+        await pilot.pause()
+        assert "one deal: no target" in screen_text(app)
         select.value = 7  # "Four-handed, each alone"
         await pilot.pause()
+        assert "2000" in screen_text(app)  # the target's hint follows the variant
         await pilot.click("#start")
         await settle(pilot, app)
         s = app.session

@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Select,
 
 from ..agents.levels import LEVELS, level_spec
 from ..errors import BeziqueError
+from ..rules import Rules
 from .host import GameHost
 from .modals import StatsScreen
 from .session import LEVEL_NAMES, PlayConfig
@@ -32,6 +33,16 @@ VARIANT_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("Four-handed, partners (128 cards)", "bezique4", {}),
     ("Four-handed, each alone (128 cards)", "bezique4", {"partnership": "false"}),
 )
+
+
+def target_hint(variant: str) -> str:
+    """The target field's placeholder: the variant's own target, or that there is none.
+
+    >>> target_hint("bezique4"), target_hint("rubicon")
+    ('2000', 'one deal: no target')
+    """
+    rules = Rules.preset(variant)
+    return "one deal: no target" if rules.settlement == "portland" else str(rules.target)
 
 
 def variant_index(config: PlayConfig) -> int:
@@ -88,8 +99,8 @@ class StartScreen(Screen[None]):
                 yield Select([(label, i) for i, (label, _, _) in enumerate(VARIANT_CHOICES)],
                              value=variant_index(c), allow_blank=False, id="variant")
                 yield Label("Target (points to win)")
-                yield Input(str(c.target or ""), placeholder="1000", id="target",
-                            restrict=r"[0-9]*")
+                yield Input(str(c.target or ""), placeholder=target_hint(c.variant),
+                            id="target", restrict=r"[0-9]*")
                 yield Label("Other options (name=value ...)")
                 yield Input(" ".join(f"{k}={v}" for k, v in c.options.items()),
                             placeholder="e.g. last_trick=stock", id="options")
@@ -125,6 +136,13 @@ class StartScreen(Screen[None]):
                          name=self.query_one("#name", Input).value.strip())
         cfg.rules()  # check the options now, with a message on this screen
         return cfg
+
+    @on(Select.Changed, "#variant")
+    def _variant_changed(self, event: Select.Changed) -> None:
+        """The target's hint follows the variant (2000 at a table of three or four)."""
+        if isinstance(event.value, int):
+            self.query_one("#target", Input).placeholder = target_hint(
+                VARIANT_CHOICES[event.value][1])
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
