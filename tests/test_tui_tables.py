@@ -82,8 +82,10 @@ def check_table(app: BeziqueApp, s: Session) -> None:
     for seat, card in trick_plays(obs):
         assert f"{names[seat]} {card_symbol(card)}" in line
     panel = str(app.screen.query_one("#opp", Static).render())
+    duel = s.state.duel_seats()  # the two seats of a duel of the four-handed end
     for seat in range(1, s.seats):
-        assert names[seat] in panel
+        head = next(ln for ln in panel.splitlines() if ln.strip().startswith(names[seat]))
+        assert ("sits out" in head) == bool(duel and seat not in duel)
         for c in obs.shown[seat]:
             assert card_symbol(c) in panel  # the shown cards of each seat, the partner's too
 
@@ -175,6 +177,7 @@ async def test_four_handed_each_alone_with_duels_at_the_end() -> None:
         await play_deal_by_keys(pilot, app, check_every=4)
         s = app.session
         assert s is not None and s.state.partner(0) == -1
+        assert s.state.rules.total_tricks == 40  # 24 with the stock, then two duels of 8
         assert isinstance(app.screen, SummaryScreen)
         line = flat(screen_text(app))
         assert "by side" not in line and "(partner)" not in line

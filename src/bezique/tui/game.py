@@ -183,7 +183,8 @@ class GameScreen(Screen[None]):
         self._legal = obs.legal
         self.refresh_bindings()
         if self.seats > 2:
-            opp.update(opponents_panel(obs, s.deal_over(), self.colour, self._width(opp)))
+            opp.update(opponents_panel(obs, s.deal_over(), self.colour, self._width(opp),
+                                       s.state.duel_seats()))
             self.query_one("#score", Static).update(
                 score_panel_n(obs, s.state.is_terminal(), self.colour))
         else:

@@ -32,10 +32,11 @@ def seat_label(obs: Observation, seat: int) -> str:
 
 
 def opponents_panel(obs: Observation, deal_over: bool, colour: bool,
-                    width: int | None = None) -> Text:
+                    width: int | None = None, duel: tuple[int, ...] = ()) -> Text:
     """Two lines for each other seat, from the left round to the right: its cards (how many
-    shown), tricks won, whether it is to act; then its shown cards and its melds' points (cut
-    to ``width`` columns only in the melds, never in the cards)."""
+    shown), tricks won, whether it is to act (or sits out the ``duel`` of the four-handed end);
+    then its shown cards and its melds' points (cut to ``width`` columns only in the melds,
+    never in the cards)."""
     lines: list[Text] = []
     for seat in range(1, obs.rules.nplayers):
         held = obs.hand_sizes[seat]
@@ -47,6 +48,8 @@ def opponents_panel(obs: Observation, deal_over: bool, colour: bool,
         head.append(f" · {held} card{'' if held == 1 else 's'}"
                     + (f" ({shown} shown)" if shown else "")
                     + f" · {won} trick{'' if won == 1 else 's'}")
+        if duel and seat not in duel:
+            head.append(" · sits out", "dim")
         body = Text("  ")
         body.append_text(chips(list(obs.shown[seat]), colour, "nothing shown"))
         melds = obs.melds[seat]
