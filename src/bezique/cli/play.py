@@ -13,10 +13,13 @@ from .common import fail, parse_options
               help="The computer's strength: 1 beginner, 2 casual, 3 club, 4 strong, "
                    "5 expert.")
 @click.option("--variant",
-              type=click.Choice(["bezique", "binocle", "rubicon", "sixpack", "eightpack"]),
+              type=click.Choice(["bezique", "binocle", "rubicon", "sixpack", "eightpack",
+                                 "bezique3", "bezique4"]),
               default=None,
-              help="The game: bezique (64 cards), binocle (48 cards), or the one-deal games "
-                   "rubicon (128), sixpack (192), eightpack (256).")
+              help="The game: bezique (64 cards), binocle (48 cards), the one-deal games "
+                   "rubicon (128), sixpack (192), eightpack (256), or a table of three "
+                   "(bezique3) or four (bezique4: you and the computer opposite against two "
+                   "computers; -o partnership=false for each alone, -o four_hand_end=duels).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points to win the game (default 1000).")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle and the computer.")
@@ -95,9 +98,9 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
     if app.session is not None:
         s = app.session
         if s.game_over():
-            a, b = s.state.game_scores
-            who = "You win" if s.game.winner == 0 else "The computer wins"
-            click.echo(f"{who}, {a} to {b}. The game is in {path}.")
+            from ..tui.modals import result_text
+
+            click.echo(f"{result_text(s)} The game is in {path}.")
         else:
             again = "bezique play --resume" + ("" if path == save_path()
                                                else " " + path.stem.split("-")[1])
