@@ -477,3 +477,26 @@ async def test_the_game_over_screen_of_a_table_names_the_winners(variant: str) -
             assert f"{name} the game with {g[w]}" in line
         out = CliRunner().invoke(main, ["play", "--saves"])
         assert "finished" in out.output and variant in out.output
+
+
+async def test_the_cut_bonus_asks_for_the_guess_before_play() -> None:
+    """Six-pack with the cut bonus (RULES.md 9.2): the person, not dealing, first guesses the
+    cut from a list; the choice scores as the engine says and play goes on."""
+    for seed in range(20):  # a deal the person does not deal: they guess
+        app = table_app("sixpack", seed=seed, cut_bonus=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            s = app.session
+            assert s is not None
+            if s.state.dealer == 0:
+                continue
+            assert s.observation().phase == "guess"
+            text = screen_text(app)
+            assert "how many cards?" in text and "18 cards" in text
+            await pilot.press("enter")  # the first entry: 18 cards
+            await settle(pilot, app)
+            assert s.state.cut_guess == 18 and s.observation().phase != "guess"
+            assert s.state.scores[0] == (150 if s.state.cut == 18 else 0)
+            assert any("guess" in line for line in s.log), s.log[-5:]
+            return
+    raise AssertionError("the person dealt every deal")

@@ -36,9 +36,12 @@ from .common import fail, parse_options
               "records (remembered for the next game).")
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds before each of the computer's moves.")
+@click.option("--opponent", default=None, metavar="AGENT",
+              help="Any agent instead of a level, with its options (see 'bezique agents'), "
+                   "e.g. openspiel-ismcts:ms=1000 or search:samples=200.")
 def play(level: int | None, variant: str | None, target: int | None, seed: int | None,
          options: tuple[str, ...], resume_arg: str | None, saves: bool, where: bool,
-         auto_draw: bool, name: str | None, delay: float) -> None:
+         auto_draw: bool, name: str | None, delay: float, opponent: str | None) -> None:
     """Play a game against the computer, full screen.
 
     Without --level, --variant or --target a start screen asks for them. The game is saved after
@@ -83,15 +86,21 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
     try:
         config = PlayConfig(level=level or DEFAULT_LEVEL, variant=variant or "bezique",
                             target=target, options=parse_options(options), seed=seed,
-                            name=(name or "").strip() or remembered_name())
+                            name=(name or "").strip() or remembered_name(),
+                            opponent=(opponent or "").strip())
         config.rules()
+        if config.opponent:
+            from ..agents import make_agent
+
+            make_agent(config.opponent)  # an unknown agent or a bad option: one line, exit 2
         if resume:
             Session.resume(path)  # a clear one-line error now rather than inside the app
     except BeziqueError as e:
         fail(str(e))
     from ..tui.app import BeziqueApp
 
-    chosen = level is not None or variant is not None or target is not None or bool(options)
+    chosen = (level is not None or variant is not None or target is not None or bool(options)
+              or bool(opponent))
     app = BeziqueApp(config, path, resume=resume, show_start=not chosen, delay=delay,
                      auto_draw=auto_draw)
     app.run()

@@ -19,7 +19,6 @@ from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from ..agents.explain import explain
-from ..agents.levels import level_label
 from ..errors import BeziqueError, IllegalActionError
 from ..observation import Observation
 from .host import GameHost
@@ -127,7 +126,7 @@ class GameScreen(Screen[None]):
         self.query_one("#score").border_title = "Score"
         if self.seats > 2:  # a line for each other seat's hand, and one for its shown cards
             partners = self.session.state.partner(0) >= 0
-            self.query_one("#opp").border_title = f"Computers, {level_label(self.session.level)}"
+            self.query_one("#opp").border_title = f"Computers, {self.session.strength()}"
             self.query_one("#opp").styles.height = 2 + 2 * (self.seats - 1)
             self.query_one("#score").styles.height = 6 + self.seats + 2 * partners
             self.query_one("#mine").border_title = "You (South)"
@@ -199,7 +198,7 @@ class GameScreen(Screen[None]):
         mine = self.query_one("#mymelds", Static)
         mine.update(melds_text(obs, 0, self._width(mine)))
         slots, self.hand_actions = hand_slots(obs)
-        declaring = obs.my_turn and obs.phase == "declare"
+        declaring = obs.my_turn and obs.phase in ("declare", "guess")
         self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
 
     @staticmethod
@@ -216,12 +215,15 @@ class GameScreen(Screen[None]):
         table = self.query_one("#table", Static)
         choices = self.query_one("#choices", OptionList)
         center = self.query_one("#center")
-        declaring = obs.my_turn and obs.phase == "declare"
+        declaring = obs.my_turn and obs.phase in ("declare", "guess")
         if declaring:
             table.display = False
             choices.display = True
             center.border_title = declare_title(obs) if self.seats == 2 else \
                 declare_title_n(obs)
+            if obs.phase == "guess":
+                center.border_title = ("The dealer cut the pack: how many cards? "
+                                       "(right: +150)")
             self._fill_choices(obs)
             if self._mode != "declare":
                 choices.focus()
@@ -313,7 +315,7 @@ class GameScreen(Screen[None]):
         elif choice == "again":
             s = self.session
             app.start_game(PlayConfig(level=s.level, variant=s.rules.variant,
-                                      options=dict(s.rules.options())))
+                                      options=dict(s.rules.options()), opponent=s.opponent))
         elif choice == "undo":
             self.action_undo()
         else:

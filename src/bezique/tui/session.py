@@ -138,7 +138,7 @@ def save_description(path: Path) -> str:
     except BeziqueError as e:
         return f"cannot be read ({e})"
     over = "finished" if s.game_over() else f"deal {s.deal_number()}"
-    head = f"{s.rules.variant}, level {s.level} {LEVEL_NAMES[s.level]}, {over}, "
+    head = f"{s.rules.variant}, {s.strength()}, {over}, "
     if s.seats != 2:
         return head + " · ".join(f"{'you' if i == 0 else s.names[i]} {g}"
                                  for i, g in enumerate(s.state.game_scores))
@@ -157,6 +157,7 @@ class PlayConfig:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     name: str = ""  # the person's name, shown at the table and kept in the records
+    opponent: str = ""  # an agent spec instead of the level's (e.g. openspiel-ismcts)
 
     def rules(self) -> Rules:
         """The rules these choices make; :class:`~bezique.errors.OptionError` if they are bad."""
@@ -179,13 +180,14 @@ class Session:
     COMPUTER = 1
 
     def __init__(self, game: Game, level: int, agent_seed: int, path: Path | None,
-                 name: str = "", game_id: str = "") -> None:
+                 name: str = "", game_id: str = "", opponent: str = "") -> None:
         self.game = game
         self.name = clean_name(name) or "You"
         # names this game among the saved ones (the statistics count each game once)
         self.game_id = game_id or f"seed-{game.seed}"
         self.level = level
-        self.agent_spec = level_spec(level)
+        self.opponent = opponent  # a chosen agent spec, or "" for the level's
+        self.agent_spec = opponent or level_spec(level)
         self.agent_seed = agent_seed
         self.path = path
         self.seats = game.rules.nplayers
@@ -202,6 +204,12 @@ class Session:
         # the length of the log before each action of the current deal: an undo cuts it back
         self._marks: list[int] = []
 
+    def strength(self) -> str:
+        """Who the computer is: ``level 3 club`` or the chosen agent's spec."""
+        if self.opponent:
+            return self.opponent
+        return f"level {self.level} {LEVEL_NAMES[self.level]}"
+
     # ------------------------------------------------------------------ making and saving
 
     @classmethod
@@ -211,8 +219,10 @@ class Session:
         if not 1 <= config.level <= 5:
             raise BeziqueError(f"the level must be 1 to 5, not {config.level}")
         seed = config.seed if config.seed is not None else random.randrange(2**32)
+        if config.opponent:
+            make_agent(config.opponent)  # an unknown agent or a bad option: one clear line
         s = cls(Game(rules, seed=seed), config.level, seed ^ 0x5EED, path, config.name,
-                f"{int(time.time())}-{seed}")
+                f"{int(time.time())}-{seed}", config.opponent)
         s.log.extend(deal_start_lines(s.state, 1, s.names))
         s.save()
         return s
@@ -248,7 +258,10 @@ class Session:
         game = Game.from_states(record.rules, states, seed=seed)
         names = record_players(data, record.rules.nplayers)
         game_id = meta.get("id") if isinstance(meta.get("id"), str) else ""
-        s = cls(game, level, agent_seed, path, names[0] if names else "", str(game_id)[:40])
+        chosen = meta.get("opponent")
+        opponent = chosen if isinstance(chosen, str) else ""
+        s = cls(game, level, agent_seed, path, names[0] if names else "", str(game_id)[:40],
+                opponent)
         # the log of the current deal, told again from its start
         last = len(states) - 1
         probe = record.start(last, states[last - 1].game_scores if last
@@ -268,8 +281,10 @@ class Session:
         rec = self.game.to_record()
         rec["play"] = {"level": self.level, "agent": self.agent_spec, "seed": self.game.seed,
                        "agent_seed": self.agent_seed, "human": self.HUMAN, "id": self.game_id}
-        rec["players"] = [self.name] + [computer_name(self.level) if self.seats == 2 else
-                                        f"{self.names[i]}: {computer_name(self.level)}"
+        if self.opponent:
+            rec["play"]["opponent"] = self.opponent
+        them = f"Computer ({self.opponent})" if self.opponent else computer_name(self.level)
+        rec["players"] = [self.name] + [them if self.seats == 2 else f"{self.names[i]}: {them}"
                                         for i in range(1, self.seats)]
         return rec
 

@@ -16,7 +16,7 @@ from rich.text import Text
 from ..cards import SUIT_SYMBOLS, card_name, card_symbol, make_card, parse_card
 from ..observation import Observation
 from ..state import State
-from .session import LEVEL_NAMES, NAMES, Session
+from .session import NAMES, Session
 from .widgets import CardSlot, card_row, chip, chips
 from .words import seat_names
 
@@ -50,9 +50,9 @@ def title_bar(session: Session) -> Text:
     title = VARIANT_TITLES.get(rules.variant, rules.variant)
     return Text.assemble(
         (f" {title} ", "bold reverse"),
-        f"  {session.name} · Deal {session.deal_number()} · {goal_text(session)} · level "
-        f"{session.level} "
-        f"{LEVEL_NAMES[session.level]} ({session.agent_spec.split(':')[0]})",
+        f"  {session.name} · Deal {session.deal_number()} · {goal_text(session)} · "
+        f"{session.strength()}"
+        + ("" if session.opponent else f" ({session.agent_spec.split(':')[0]})"),
     )
 
 
@@ -242,5 +242,9 @@ def choice_entries(obs: Observation, state: State) -> list[tuple[int, str, str]]
             entries.append((1, "carte blanche: show a hand without a court card", a))
         elif a == "pass":
             entries.append((3, "draw (pass)", a))
+        elif a.startswith("guess "):  # the cut bonus (RULES.md 9.2): before play
+            n = int(a.split()[1])
+            entries.append((n, f"{n} cards{'  (24: +250 to the dealer)' if n == 24 else ''}",
+                            a))
     entries.sort(key=lambda e: e[0])
     return entries

@@ -72,6 +72,9 @@ def describe(before: State, action: int, after: State,
         out.append(f"{_verb(names, seat, 'let')} {to} declare instead")
     elif action == act.CARTE:
         out.append(f"{_verb(names, seat, 'show')} a hand without a court card: carte blanche")
+    elif act.kind(action) == "guess":  # the cut bonus (RULES.md 9.2)
+        out.append(f"{_verb(names, seat, 'guess', 'guesses')} a cut of {action - act.GUESS} "
+                   f"cards; it was {after.cut}")
     elif action == act.PASS:
         got = _drawn(before, after, 0)
         if seat == 0:
@@ -89,7 +92,7 @@ def score_lines(before: State, action: int, events: Any,
     """A line for each score an action made besides the ones its own line tells (a declaration,
     an exchange): what was scored and why."""
     out: list[str] = []
-    for s, pts, reason, _ in events:
+    for s, pts, reason, detail in events:
         if reason == "last trick":
             out.append(f"{_verb(names, s, 'take', 'takes')} the last trick (+{pts})")
         elif reason == "brisques":
@@ -103,6 +106,9 @@ def score_lines(before: State, action: int, events: Any,
                        f"trumps (+{pts})")
         elif reason == "carte":
             out.append(f"{_verb(names, s, 'score', 'scores')} carte blanche (+{pts})")
+        elif reason == "cut":
+            why = "the right guess" if detail.startswith("guessed") else "a cut of 24"
+            out.append(f"{_verb(names, s, 'score', 'scores')} {pts} for {why} (+{pts})")
     return out
 
 
