@@ -101,3 +101,13 @@ def test_after_an_offer_the_trick_winner_still_draws_first_in_every_seats_draws(
     assert offered
     for seat in range(4):
         assert list(s.observation(seat).draws) == seat_view(s, seat)[1]
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(config=st.sampled_from(TABLES), seed=st.integers(0, 2**31), steps=st.integers(0, 420))
+def test_the_world_fits_many_more_positions(config: tuple[str, dict[str, object]], seed: int,
+                                            steps: int) -> None:
+    """As above, over many more positions (CI runs it with the slow checks)."""
+    test_the_world_gives_the_seat_exactly_its_view.hypothesis.inner_test(  # type: ignore
+        config, seed, steps)

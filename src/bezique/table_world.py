@@ -31,7 +31,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from .cards import card_name, card_of, make_card, parse_card
+from .cards import card_name, card_of, make_card, parse_card, suit_of
 from .errors import BeziqueError, IllegalActionError, ProtocolError
 from .rules import Rules
 from .state import State
@@ -59,10 +59,13 @@ def table_world(rules: Rules, seat: int, dealer: int, hand: Sequence[int], turnu
     scored (0) or another (10)."""
     pool = Counter(card_of(p) for p in rules.deck)
     stocked = list(draws)  # the seat's draws from the stock
+    # the face-up card at the last draw: the turn-up, or the seven of trumps exchanged for it
+    seven = make_card(rules.seven_rank, suit_of(turnup)) if turnup is not None else -1
+    exchanged = any(text.strip().lower() == "exchange" for text, _, _ in actions)
     for c in (*hand, *draws, *(() if turnup is None else (turnup,))):
         if pool[c] <= 0:
-            if c == turnup and c in stocked:  # the seat's last draw was the turn-up itself
-                stocked.reverse()
+            if c in stocked and (c == turnup or (exchanged and c == seven)):
+                stocked.reverse()  # the seat's last draw was the face-up card itself
                 stocked.remove(c)
                 stocked.reverse()
                 continue
@@ -128,9 +131,10 @@ class _World:
                 state = self._first_fit(self._action_swaps(state, player, text, str(e)),
                                         actions, i)
                 continue
-            if points is not None and points != sum(
-                    e[1] for e in probe.events[len(state.events):] if e[0] == player):
-                state = self._first_fit(self._surplus_swaps(state, player, text), actions, i)
+            scored = sum(e[1] for e in probe.events[len(state.events):] if e[0] == player)
+            if points is not None and points != scored:
+                state = self._first_fit(
+                    self._points_swaps(state, player, text, more=points > scored), actions, i)
                 continue
             got = probe.hand_masks[self.seat] & ~state.hand_masks[self.seat]
             got &= ~state.shown_masks[self.seat]
@@ -243,13 +247,19 @@ class _World:
         self.why = f"no unseen {card_name(card)} is left for the seat's draw"
         return [(where, to) for where in self._places(state, copies)]
 
-    def _surplus_swaps(self, state: State, player: int,
-                       text: str) -> list[tuple[Place, Place]]:
-        """Swaps that take away a copy of a card ``text`` uses that ``player`` held besides
-        (an exchange that scored, or did not, unlike the game's)."""
+    def _points_swaps(self, state: State, player: int, text: str,
+                      more: bool) -> list[tuple[Place, Place]]:
+        """Swaps after which ``text`` scores as in the game: an exchange scores 10 when the
+        player gives away a seven that has not scored, so it held another copy besides the one
+        it declared (``more``: bring it one), or 0 when it held none (take the extra away)."""
         self.why = f"player {player}'s {text!r} scores otherwise"
         need = _needed(self.rules, state, text)
         free = state.hand_masks[player] & ~state.known_masks[player]
+        if more:
+            copies = [p for c in need for p in self._unseen(state, c, player, state.stock_pos)]
+            mine = [p for p in range(free.bit_length())
+                    if free >> p & 1 and card_of(p) not in need]
+            return [(a, b) for a in self._places(state, copies) for b in self._places(state, mine)]
         extra = [p for p in range(free.bit_length()) if free >> p & 1 and card_of(p) in need]
         others = [p for s in range(self.rules.nplayers) if s not in (player, self.seat)
                   for p in range((state.hand_masks[s] & ~state.known_masks[s]).bit_length())
