@@ -358,3 +358,22 @@ def test_the_demo_narrates_the_duels() -> None:
     assert len(tricks) == 40
     assert all(line.count(" plays ") == 3 for line in tricks[:24])
     assert all(line.count(" plays ") == 1 for line in tricks[24:])
+
+
+def test_every_seat_sees_the_duels_as_two_card_tricks() -> None:
+    """Found by the browser's tables: the observation grouped the duels' two-card tricks in
+    fours (32 tricks where 40 were played), so no seat could show the last trick right."""
+    rules = Rules.preset("bezique4", four_hand_end="duels")
+    s = State.new_deal(rules, seed=3)
+    rng = random.Random(3)
+    winners = []
+    while not s.is_terminal():
+        before = s.tricks_played
+        s.apply(rng.choice(s.legal_action_strings()))
+        if s.tricks_played > before:
+            winners.append(s.last_trick_winner)
+    for seat in range(4):
+        tricks = s.observation(seat).tricks
+        assert len(tricks) == s.tricks_played == 40
+        assert [len(t.cards) for t in tricks] == [4] * 24 + [2] * 16
+        assert [t.winner for t in tricks] == winners

@@ -240,10 +240,12 @@ def observe(state: ObservedState, seat: int) -> Observation:
     face_up = card_of(state.turnup_card) if state.turnup_card >= 0 else -1
     trump = suit_of(state.turnup_card) if state.turnup_card >= 0 else -1
     trick: list[tuple[int, int]] = []
+    size = n  # cards in a trick: two in the duels that end a four-handed deal (RULES.md 9.5)
+    duels = n == 4 and rules.four_hand_end == "duels"
     for player, a in steps:
         if act.is_play(a):
             trick.append((player, a))
-            if len(trick) == n:
+            if len(trick) == size:
                 best_seat, best = trick[0]
                 for who, c in trick[1:]:
                     if beats(c, best, trump):
@@ -257,6 +259,8 @@ def observe(state: ObservedState, seat: int) -> Observation:
             i = (seat - (tricks[-1].winner if tricks else player)) % n
             draws.append(card_of(stock[pos + i]) if i < take else face_up)
             pos += take
+            if duels and pos >= len(stock):
+                size = 2
         elif a == act.EXCHANGE:
             if player == seat:
                 draws.append(face_up)
