@@ -26,7 +26,7 @@ from ..rules import Rules
 
 # The variants the computer players know: the two-handed ones (RULES.md 2, 4, 9.1-9.3).  The
 # three- and four-handed games wait for agents that see more than one opponent.
-AGENT_VARIANTS = ("bezique", "binocle", "rubicon", "sixpack", "eightpack")
+AGENT_VARIANTS = ("bezique", "binocle", "rubicon", "sixpack", "eightpack", "bezique3", "bezique4")
 
 
 def require_agent_variant(rules: Rules) -> None:

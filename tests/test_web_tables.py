@@ -1,0 +1,324 @@
+"""The tables for three and four in the browser game, through the server (no browser): three
+friends play a whole three-handed deal with their links, a four-handed partnership with
+computers where a friend leaves, is replaced by the computer and comes back, and every
+refusal (a full table, a wrong link, out of turn, while waiting).  Every message and HTTP
+response a seat receives is scanned for the other seats' concealed cards, partners included."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_web import ALLOWED_KEYS, Seat
+
+from bezique.cards import card_name, parse_card
+from bezique.web.app import create_app
+from bezique.web.live import LiveGame
+from bezique.web.manager import Manager
+from bezique.web.seats import waiting
+from bezique.web.store import Store
+from bezique.web.tableview import table_view, token_card
+from bezique.web.workers import AgentPool
+from bezique.worlds import resample_from_infostate
+
+TABLE_KEYS = ALLOWED_KEYS | {
+    "seats", "kind", "online", "empty", "away", "partnership", "partner", "side_totals",
+    "waiting_for", "hidden", "known", "side_scores", "partner_cards", "winner", "invites",
+    "invite", "invite_path",
+}
+
+
+def _keys(obj: Any) -> set[str]:
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in _keys(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in _keys(v)}
+    return set()
+
+
+def _names(cards: list[int]) -> list[str]:
+    return sorted(card_name(c) for c in cards)
+
+
+def _card_names(obj: Any) -> set[str]:
+    """Every card named anywhere in a message (card fields and action texts)."""
+    out: set[str] = set()
+    if isinstance(obj, dict):
+        for v in obj.values():
+            out |= _card_names(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= _card_names(v)
+    elif isinstance(obj, str):
+        for tok in obj.split():
+            try:
+                out.add(card_name(token_card(tok)))
+            except ValueError:
+                pass
+    return out
+
+
+class TableScan:
+    """Checks every message a seat is sent, at the moment it is sent, against the real deal:
+    its own hand exactly, every other place public, nothing of another seat's concealed hand
+    beyond what that seat's observation shows, and the same message in any world the seat
+    cannot tell from this one (the other hands and the stock dealt afresh)."""
+
+    def __init__(self, every: int = 4) -> None:
+        self.checked = 0
+        self.worlds = 0
+        self.every = every
+        self.problems: list[str] = []
+        self.rng = random.Random(5)
+
+    def __call__(self, live: LiveGame, seat: int, msg: dict[str, Any]) -> None:
+        try:
+            self.check(live, seat, msg)
+        except AssertionError as e:  # recorded, asserted by the test (the server must go on)
+            self.problems.append(f"{msg.get('type')} to seat {seat}: {e}")
+
+    def check(self, live: LiveGame, seat: int, msg: dict[str, Any]) -> None:
+        extra = _keys(msg) - TABLE_KEYS
+        assert not extra, f"unexpected fields {extra}"
+        if msg.get("type") != "state":
+            assert not _card_names(msg) - set(_names(live.game.state.hand(seat))) - {
+                "QS", "JD"} or msg.get("type") == "error", msg  # replies name no cards
+            return
+        self.checked += 1
+        st = live.game.state
+        n = st.rules.nplayers
+        obs = st.observation(seat)
+        d = msg["deal"]
+        assert msg["game"]["you"] == seat
+        assert sorted(c["card"] for c in d["hand"]) == _names(st.hand(seat))
+        for s in range(n):
+            assert sorted(c["card"] for c in d["table"][s]) == _names(st.shown(s))
+            assert d["hidden"][s] == len(st.hand(s))
+            if s != seat:
+                known = Counter(d["known"][s])
+                assert not known - Counter(_names(st.hand(s))), "known cards not in that hand"
+                assert not known - Counter(card_name(c) for c in obs.known_cards[s])
+        assert [t["card"] for t in d["trick"]] == [card_name(c) for c in st.trick_cards()]
+        assert d["stock"] == st.stock_left
+        # every card named anywhere was on show to this seat
+        visible = set(_names(list(obs.hand))) | {card_name(c) for sh in obs.shown for c in sh}
+        visible |= {card_name(c) for t in obs.tricks for c in t.cards}
+        visible |= {card_name(c) for c in (*obs.trick, *obs.draws)}
+        visible |= {card_name(c) for k in obs.known_cards for c in k}
+        visible |= {card_name(c) for ms in obs.melds for m in ms for c in m.cards}
+        if obs.turnup_dealt >= 0:
+            visible.add(card_name(obs.turnup_dealt))
+        if obs.turnup is not None:
+            visible.add(card_name(obs.turnup))
+        named = _card_names(d)
+        assert named <= visible, f"{named - visible} were never on show to seat {seat}"
+        # legal actions name only the seat's own cards and its partner's shown ones ("+")
+        mine = Counter(_names(st.hand(seat))) + Counter(_names(st.shown(seat)))
+        mate = st.rules.partner(seat)
+        for a in d["legal"]:
+            for tok in a.split()[1:]:
+                c = card_name(token_card(tok))
+                assert c in mine or ("+" in tok and mate >= 0
+                                     and c in _names(st.shown(mate))), a
+        # the log never says what another seat drew
+        for e in d["log"]:
+            if e["seat"] != seat and "drew" in e["text"]:
+                assert not any(ch in e["text"] for ch in "♠♥♦♣"), e["text"]
+        # a world this seat cannot tell apart gives it the very same message
+        if self.checked % self.every == 0 and not st.is_terminal():
+            world = resample_from_infostate(st, seat, self.rng)
+            again = table_view(world.observation(seat), live.row, msg["game"]["deal"],
+                               msg["game"]["online"], msg["game"]["deal_scores"])
+            assert again == msg, "the message depends on cards the seat has not seen"
+            self.worlds += 1
+
+
+def table_client(db: Path, scan: TableScan, away_seconds: float = 60.0) -> TestClient:
+    manager = Manager(Store(db), pool=AgentPool(0), away_seconds=away_seconds)
+    app = create_app(manager=manager, games_per_minute=0, pages_per_minute=0)
+    app.state.manager.send_hooks.append(scan)
+    return TestClient(app)
+
+
+def post(client: TestClient, scan: TableScan, path: str, seat: int | None,
+         body: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    """A POST whose answer is scanned as a message to ``seat``."""
+    r = client.post(path, json=body)
+    assert r.status_code == status, r.text
+    data: dict[str, Any] = r.json()
+    if seat is not None and "type" in data:
+        gid = path.split("/")[3]
+        live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
+        scan(live, seat, data)
+    return data
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    assert _keys(out) <= TABLE_KEYS | {"token", "practice", "invite_url"}
+    return out
+
+
+def ws_url(gid: str, token: str) -> str:
+    return f"/ws/{gid}?token={token}"
+
+
+def catch_up(seats: list[Seat], version: int) -> None:
+    for s in seats:
+        while s.view["game"]["version"] < version:
+            s.recv()
+
+
+def test_three_friends_play_a_whole_three_handed_deal_with_their_links(tmp_path: Path) -> None:
+    scan = TableScan()
+    rng = random.Random(7)
+    with table_client(tmp_path / "g.db", scan) as client:
+        g = create(client, variant="bezique3", name="Ann",
+                   seats=[{"kind": "friend"}, {"kind": "friend"}])
+        gid = g["id"]
+        assert [i["seat"] for i in g["invites"]] == [1, 2]
+        assert all(i["invite_path"] == f"/#/join/{gid}/{i['invite']}" for i in g["invites"])
+        tokens = {0: g["token"]}
+        with client.websocket_connect(ws_url(gid, g["token"])) as w0:
+            ann = Seat(w0, "Ann")
+            assert ann.first()["game"]["waiting_for"] == 2
+            # nobody plays before every seat is taken
+            err = ann.act(ann.view["deal"]["legal"][0] if ann.view["deal"]["legal"]
+                          else "play QS")
+            assert err["type"] == "error" and "waiting for 2 players" in err["message"]
+            # seats fill in any order: the second friend first
+            j2 = post(client, scan, f"/api/games/{gid}/join", None,
+                      {"invite": g["invites"][1]["invite"], "name": "Cy"})
+            assert j2["seat"] == 2
+            tokens[2] = j2["token"]
+            assert ann.first()["game"]["waiting_for"] == 1
+            assert ann.view["game"]["seats"][2]["name"] == "Cy"
+            j1 = post(client, scan, f"/api/games/{gid}/join", None,
+                      {"invite": g["invites"][0]["invite"], "name": "Bob"})
+            tokens[1] = j1["token"]
+            assert j1["seat"] == 1
+            # the table is full now: an invitation used again, or a wrong one, is refused
+            full = client.post(f"/api/games/{gid}/join",
+                               json={"invite": g["invites"][0]["invite"], "name": "Eve"})
+            assert full.status_code == 409 and "full" in full.json()["error"]
+            wrong = client.post(f"/api/games/{gid}/join", json={"invite": "guess"})
+            assert wrong.status_code == 403
+            ann.first()
+            assert ann.view["game"]["waiting_for"] == 0
+            assert ann.view["game"]["names"] == ["Ann", "Bob", "Cy"]
+            with client.websocket_connect(ws_url(gid, tokens[1])) as w1:
+                bob = Seat(w1, "Bob")
+                bob.first()
+                ws_seats = [ann, bob]
+                acted = 0
+                while True:
+                    live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
+                    view = ann.view
+                    d = view["deal"]
+                    if d["phase"] == "over":
+                        break
+                    turn = d["turn"]
+                    if turn == 2:  # Cy plays over HTTP: the state, then the action
+                        cy = post(client, scan, f"/api/games/{gid}/state", 2,
+                                  {"token": tokens[2]})
+                        assert cy["deal"]["your_turn"]
+                        ack = post(client, scan, f"/api/games/{gid}/act", 2,
+                                   {"token": tokens[2], "type": "action",
+                                    "action": rng.choice(cy["deal"]["legal"]),
+                                    "version": cy["game"]["version"]})
+                    else:
+                        mover = ws_seats[turn]
+                        assert mover.view["deal"]["your_turn"]
+                        # the seat not to play is refused, and nothing changes
+                        idle = ws_seats[1 - turn]
+                        no = idle.act("pass")
+                        assert no["type"] == "error" and no["message"] == "it is not your turn"
+                        ack = mover.act(rng.choice(mover.view["deal"]["legal"]))
+                    assert ack["type"] == "ack", ack
+                    acted += 1
+                    catch_up(ws_seats, ack["version"])
+                    va, vb = ann.view["deal"], bob.view["deal"]
+                    for k in ("scores", "trick", "turn", "stock", "turnup", "melds", "hidden",
+                              "last_trick"):
+                        assert va[k] == vb[k], k
+                assert live.game.state.is_terminal() and acted > 100
+                assert ann.view["deal"]["scores"] == list(live.game.state.scores)
+                assert ann.view["game"]["finished_deals"] == 1
+                # the finished deal can be replayed, with three hands
+                rep = client.get(f"/api/games/{gid}/replay", params={"token": tokens[2]})
+                assert rep.status_code == 200
+                assert len(rep.json()["deals"][0]["frames"][0]["hands"]) == 3
+    assert scan.checked > 300 and scan.worlds > 50 and not scan.problems, scan.problems[:5]
+
+
+def test_four_handed_partnership_with_computers_a_friend_leaves_and_comes_back(
+        tmp_path: Path) -> None:
+    scan = TableScan()
+    rng = random.Random(2)
+    with table_client(tmp_path / "g.db", scan) as client:
+        g = create(client, variant="bezique4", name="Ann", level=1,
+                   seats=[{"kind": "friend"}, {"kind": "computer", "level": 1},
+                          {"kind": "computer", "level": 1}])
+        gid = g["id"]
+        live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
+        j = post(client, scan, f"/api/games/{gid}/join", None,
+                 {"invite": g["invites"][0]["invite"], "name": "Bob"})
+        with client.websocket_connect(ws_url(gid, g["token"])) as w0, \
+                client.websocket_connect(ws_url(gid, j["token"])) as w1:
+            ann, bob = Seat(w0), Seat(w1)
+            ann.first()
+            bob.first()
+            game = ann.view["game"]
+            assert game["partnership"] and game["partner"] == 2
+            assert [s["kind"] for s in game["seats"]] == ["you", "friend", "computer",
+                                                          "computer"]
+            assert bob.view["game"]["partner"] == 3
+            left = back = offered = False
+            for _ in range(3000):
+                catch_up([ann, bob], live.row.version)
+                d = ann.view["deal"]
+                if d["phase"] == "over":
+                    break
+                ack: dict[str, Any] | None = None
+                if d["turn"] == 0:
+                    choice = "offer" if "offer" in d["legal"] else rng.choice(d["legal"])
+                    offered |= choice == "offer"
+                    ack = ann.act(choice)
+                elif d["turn"] == 1 and not left and d["tricks_played"] >= 3:
+                    # Bob leaves: the computer plays his seat, and the deal goes on
+                    assert bob.request({"type": "leave"})["type"] == "ack"
+                    left = True
+                elif d["turn"] == 1 and not bob.view["game"]["seats"][1]["away"]:
+                    ack = bob.act(rng.choice(bob.view["deal"]["legal"]))
+                elif left and not back and d["tricks_played"] >= 10:
+                    assert ann.view["game"]["seats"][1]["away"]
+                    assert ann.view["game"]["seats"][1]["name"] == "Bob"
+                    # his link gives the seat back
+                    assert bob.request({"type": "back"})["type"] == "ack"
+                    back = True
+                else:
+                    time.sleep(0.005)  # a computer is to play
+                if ack is not None:  # or refused: a computer moved since the view
+                    assert ack["type"] == "ack" or "moved on" in ack["message"], ack
+            assert ann.view["deal"]["phase"] == "over"
+            assert left and back and offered
+            final = ann.view
+            assert final["deal"]["scores"] == list(live.game.state.scores)
+            assert final["deal"]["side_scores"] == [
+                final["deal"]["scores"][0] + final["deal"]["scores"][2],
+                final["deal"]["scores"][1] + final["deal"]["scores"][3]]
+            assert final["game"]["side_totals"] == [final["game"]["totals"][0]
+                                                    + final["game"]["totals"][2],
+                                                    final["game"]["totals"][1]
+                                                    + final["game"]["totals"][3]]
+            assert not live.row.seats[1]["away"]
+    assert scan.checked > 200 and not scan.problems, scan.problems[:5]
+
