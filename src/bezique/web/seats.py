@@ -14,6 +14,10 @@ can go on; their link gives the seat back.  Two-seat games have no ``seats`` and
 ...                      {"kind": COMPUTER_SEAT, "level": 1, "spec": "random"}])
 >>> waiting(row), played_by_computer(row, 2), played_by_computer(row, 0)
 (1, 'random', None)
+>>> seats, names, invites = new_seats([WebSeat(kind="friend"), WebSeat(kind="computer", level=1)],
+...                                   3)
+>>> names, list(invites), seats[2]["spec"]
+(['', 'Player 2', 'Computer 3 (level 1 beginner)'], [1], 'random')
 """
 
 from __future__ import annotations
@@ -56,8 +60,8 @@ def new_seats(others: list[WebSeat], nplayers: int) -> tuple[list[dict[str, Any]
         else:
             seats.append({"kind": COMPUTER_SEAT, "level": other.level,
                           "spec": level_spec(other.level)})
-            name = computer_name(other.level)
-            names.append(name if name not in names else f"{name} #{i + 1}")
+            # "Computer 2 (level 1 beginner)": the seat's number tells computers apart
+            names.append(computer_name(other.level).replace("Computer", f"Computer {i + 1}", 1))
     return seats, names, invites
 
 
@@ -68,8 +72,11 @@ def waiting(row: GameRow) -> int:
 
 
 def waiting_words(n: int) -> str:
-    """>>> waiting_words(1), waiting_words(2)
-    ('waiting for 1 player', 'waiting for 2 players')"""
+    """What everyone seated is told while the game waits.
+
+    >>> waiting_words(1), waiting_words(2)
+    ('waiting for 1 player', 'waiting for 2 players')
+    """
     return f"waiting for {n} player{'s' if n != 1 else ''}"
 
 
