@@ -6,18 +6,17 @@ response a seat receives is scanned for the other seats' concealed cards, partne
 
 from __future__ import annotations
 
-import json
+import contextlib
 import random
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from test_web import ALLOWED_KEYS, Seat
 
-from bezique.cards import card_name, parse_card
+from bezique.cards import card_name
 from bezique.web.app import create_app
 from bezique.web.live import LiveGame
 from bezique.web.manager import Manager
@@ -57,10 +56,8 @@ def _card_names(obj: Any) -> set[str]:
             out |= _card_names(v)
     elif isinstance(obj, str):
         for tok in obj.split():
-            try:
+            with contextlib.suppress(ValueError):
                 out.add(card_name(token_card(tok)))
-            except ValueError:
-                pass
     return out
 
 
@@ -322,3 +319,131 @@ def test_four_handed_partnership_with_computers_a_friend_leaves_and_comes_back(
             assert not live.row.seats[1]["away"]
     assert scan.checked > 200 and not scan.problems, scan.problems[:5]
 
+
+
+def test_table_refusals_are_clear_and_the_server_goes_on(tmp_path: Path) -> None:
+    scan = TableScan()
+    with table_client(tmp_path / "g.db", scan) as client:
+        def refused(body: dict[str, Any], status: int, words: str) -> None:
+            r = client.post("/api/games", json=body)
+            assert r.status_code == status and words in r.json()["error"], r.text
+
+        refused({"variant": "bezique3", "seats": [{"kind": "friend"}]}, 400,
+                "a table of 3 needs 2 other seats")
+        refused({"variant": "bezique3", "seats": [{"kind": "robot"}, {"kind": "friend"}]}, 400,
+                "'kind' must be 'friend' or 'computer'")
+        refused({"variant": "bezique4", "seats": [{"kind": "computer", "level": 9}] * 3}, 400,
+                "'level' must be a whole number from 1 to 5")
+        refused({"variant": "bezique4", "partnership": "yes"}, 400,
+                "'partnership' must be true or false")
+        refused({"variant": "bezique3", "partnership": True}, 400, "partnership")
+        refused({"variant": "bezique", "seats": []}, 400, "tables of three and four")
+        refused({"variant": "bezique3", "seed": 4,
+                 "seats": [{"kind": "friend"}, {"kind": "computer"}]}, 400, "deal number")
+        # all computers unless said; the partnership may be turned off; a chosen target
+        g = create(client, variant="bezique4", partnership=False, level=1, target=500)
+        live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
+        assert [s["kind"] for s in live.row.seats] == ["you"] + ["computer"] * 3
+        assert live.game.rules.partnership is False and live.game.rules.target == 500
+        assert "invites" in g and g["invites"] == []
+        view = post(client, scan, f"/api/games/{g['id']}/state", 0, {"token": g["token"]})
+        assert view["game"]["partner"] is None and view["game"]["side_totals"] is None
+        # against one person, leaving is refused (close the page): two-seat games are as they were
+        two = client.post("/api/games", json={"opponent": "friend"}).json()
+        assert "invites" not in two and "invite" in two
+        r = client.post(f"/api/games/{two['id']}/act", json={"token": two["token"],
+                                                             "type": "leave"})
+        assert r.status_code == 409 and "close the page" in r.json()["error"]
+
+        t = create(client, variant="bezique3", name="Ann", opponent="friend")
+        gid = t["id"]
+        assert len(t["invites"]) == 2
+        act = f"/api/games/{gid}/act"
+        # a stranger's token, a wrong game, a wrong link
+        assert client.post(act, json={"token": "nope", "type": "action",
+                                      "action": "pass"}).status_code == 403
+        assert client.post("/api/games/nope/join", json={"invite": "x"}).status_code == 404
+        assert client.post(f"/api/games/{gid}/join", json={"invite": "x"}).status_code == 403
+        # while friends are missing nobody plays, and everyone is told how many
+        r = client.post(act, json={"token": t["token"], "type": "action", "action": "pass"})
+        assert r.status_code == 409 and "waiting for 2 players" in r.json()["error"]
+        js = [post(client, scan, f"/api/games/{gid}/join", None, {"invite": i["invite"]})
+              for i in t["invites"]]
+        assert [j["seat"] for j in js] == [1, 2]
+        live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
+        assert live.row.names == ["Ann", "Player 2", "Player 3"] and waiting(live.row) == 0
+        again = client.post(f"/api/games/{gid}/join", json={"invite": t["invites"][1]["invite"]})
+        assert again.status_code == 409 and "full" in again.json()["error"]
+        tokens = [t["token"], js[0]["token"], js[1]["token"]]
+        turn = live.game.state.current_player()
+        other = (turn + 1) % 3
+        before = (live.row.version, live.game.state.key())
+        r = client.post(act, json={"token": tokens[other], "type": "action", "action": "pass"})
+        assert r.status_code == 409 and r.json()["error"] == "it is not your turn"
+        r = client.post(act, json={"token": tokens[turn], "type": "action", "action": "play 9Z"})
+        assert r.status_code == 400
+        for bad in ({"type": "dance"}, {"type": "action"}, [1, 2], {"type": "back"}):
+            body = {"token": tokens[turn], **bad} if isinstance(bad, dict) else bad
+            r = client.post(act, json=body)
+            assert r.status_code in (400, 403, 409) and "error" in r.json(), r.text
+        assert (live.row.version, live.game.state.key()) == before
+        # the seat to play still plays
+        view = post(client, scan, f"/api/games/{gid}/state", turn, {"token": tokens[turn]})
+        ok = post(client, scan, act, turn, {"token": tokens[turn], "type": "action",
+                                            "action": view["deal"]["legal"][0]})
+        assert ok["type"] == "ack"
+        # the list of games says what each table waits for
+        mine = client.post("/api/mine", json={"games": {gid: tokens[1]}}).json()["games"]
+        assert mine[0]["opponent"] == "table" and mine[0]["waiting_for_friend"] is False
+    assert not scan.problems, scan.problems[:5]
+
+
+def test_a_seat_whose_pages_close_is_played_by_the_computer_until_its_link_comes_back(
+        tmp_path: Path) -> None:
+    scan = TableScan()
+    with table_client(tmp_path / "g.db", scan, away_seconds=0.2) as client:
+        g = create(client, variant="bezique3", name="Ann", level=1,
+                   seats=[{"kind": "friend"}, {"kind": "computer", "level": 1}])
+        gid = g["id"]
+        j = post(client, scan, f"/api/games/{gid}/join", None,
+                 {"invite": g["invites"][0]["invite"], "name": "Bob"})
+        live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
+        with client.websocket_connect(ws_url(gid, g["token"])) as w0:
+            ann = Seat(w0)
+            ann.first()
+            with client.websocket_connect(ws_url(gid, j["token"])) as w1:
+                Seat(w1).first()
+            # Bob's page closed: after the grace the computer plays his seat
+            while not ann.view["game"]["seats"][1]["away"]:
+                ann.recv()
+            assert live.row.seats[1]["away"]
+            # Ann plays; Bob's seat and the computer's answer by themselves
+            for _ in range(6):
+                catch_up([ann], live.row.version)
+                while not ann.view["deal"]["your_turn"]:
+                    ann.recv()
+                reply = ann.act(ann.view["deal"]["legal"][0])
+                assert reply["type"] == "ack" or "moved on" in reply["message"]
+            assert any(p == 1 for p, _ in live.game.state.history())
+            # his link gives the seat back, at once
+            with client.websocket_connect(ws_url(gid, j["token"])) as w1:
+                bob = Seat(w1)
+                bob.first()
+                assert not live.row.seats[1]["away"]
+                catch_up([bob], live.row.version)
+                assert not bob.view["game"]["seats"][1]["away"]
+    assert scan.checked > 10 and not scan.problems, scan.problems[:5]
+
+
+def test_an_older_database_gains_the_seats_column(tmp_path: Path) -> None:
+    import sqlite3
+
+    from bezique.web.store import SCHEMA
+
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.executescript(SCHEMA.replace(",\n    seats TEXT NOT NULL DEFAULT '[]'", ""))
+    con.close()
+    with table_client(db, TableScan()) as client:
+        g = create(client, variant="bezique3", level=1)
+        assert client.app.state.manager.store.load(g["id"]).seats[0]["kind"] == "you"  # type: ignore[attr-defined]

@@ -39,8 +39,8 @@ def fast_site(tmp_path: Path) -> Iterator[str]:
     thread.join(10)
 
 
-def _page(browser: Any, errors: list[str], **viewport: int) -> Any:
-    page = browser.new_context(viewport=viewport).new_page()
+def _page(chromium: Any, errors: list[str], **viewport: int) -> Any:
+    page = chromium.new_context(viewport=viewport).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.set_default_timeout(TIMEOUT_MS)
@@ -65,7 +65,7 @@ def _move(page: Any, seen: dict[str, int]) -> None:
 
 
 def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
-        fast_site: str, browser: Any) -> None:
+        fast_site: str, browser: Any) -> None:  # noqa: F811 (the fixture)
     errors: list[str] = []
     ann = _page(browser, errors, width=1200, height=900)
     ann.goto(fast_site + "/")
