@@ -28,7 +28,6 @@ from bezique.agents.settled import (
 )
 from bezique.arena import play_deal, run_match
 from bezique.cards import JACK, KING, QUEEN, card_name
-from bezique.errors import OptionError
 from bezique.worlds import resample_from_infostate
 
 PACKS = ("rubicon", "sixpack", "eightpack")
@@ -214,16 +213,13 @@ def test_heuristic_makes_its_strong_suit_trumps() -> None:
 
 
 def test_front_ends_seat_computers_in_the_multi_pack_games_and_refuse_three_hands() -> None:
-    from click.testing import CliRunner
 
-    from bezique.cli import main
     from bezique.engine import Engine
 
     assert set(PACKS) <= set(AGENT_VARIANTS)
-    with pytest.raises(OptionError, match="3-handed bezique3"):
-        require_agent_variant(Rules.preset("bezique3"))
-    result = CliRunner().invoke(main, ["arena", "heuristic", "random", "--variant", "bezique3"])
-    assert result.exit_code == 2 and "do not play 3-handed bezique3 yet" in result.output
+    # the three- and four-handed games are agent variants now (issue #14)
+    require_agent_variant(Rules.preset("bezique3"))
+    assert {"bezique3", "bezique4"} <= set(AGENT_VARIANTS)
     m = run_match("heuristic", "random", Rules.preset("rubicon"), deals=2, seed=3)
     assert m.wins[0] == 2  # settled values: the heuristic wins both halves
     # the engine protocol: no turn-up, the agent answers, status names the trumps
