@@ -447,3 +447,25 @@ def test_an_older_database_gains_the_seats_column(tmp_path: Path) -> None:
     with table_client(db, TableScan()) as client:
         g = create(client, variant="bezique3", level=1)
         assert client.app.state.manager.store.load(g["id"]).seats[0]["kind"] == "you"  # type: ignore[attr-defined]
+
+
+def test_computers_of_any_level_play_a_table(tmp_path: Path) -> None:
+    """A level whose agent cannot play the seat (yet) falls back to the beginner: the table
+    never stalls waiting for a computer."""
+    scan = TableScan()
+    with table_client(tmp_path / "g.db", scan) as client:
+        g = create(client, variant="bezique4", level=4,
+                   seats=[{"kind": "computer", "level": lv} for lv in (3, 5, 2)])
+        live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
+        with client.websocket_connect(ws_url(g["id"], g["token"])) as w0:
+            me = Seat(w0)
+            me.first()
+            for _ in range(3):  # my lead, then three computers answer each time
+                catch_up([me], live.row.version)
+                while not me.view["deal"]["your_turn"]:
+                    me.recv()
+                d = me.view["deal"]
+                assert me.act("pass" if "pass" in d["legal"] else d["legal"][0])["type"] == "ack"
+            seats = {p for p, _ in live.game.state.history()}
+            assert seats >= {1, 2, 3}
+    assert not scan.problems, scan.problems[:5]
