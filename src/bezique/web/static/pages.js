@@ -140,7 +140,9 @@ class ReplayPage {
         h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
         h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
       h("div", { class: "status", id: "replay-step" }, what),
-      seat(1 - r.you),
+      // the other seats (one for two players; from my left at a table of three or four)
+      f.hands.length > 2 ? h("div", { class: "replay-others" }, f.hands.map((_, k) => (r.you + 1 + k) % f.hands.length)
+        .filter((s) => s !== r.you).map(seat)) : seat(1 - r.you),
       h("section", { class: "middle" },
         h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
           h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),
