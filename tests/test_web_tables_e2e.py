@@ -101,9 +101,23 @@ def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
 
     seen = {"offer": 0, "meld": 0, "trick4": 0}
     pages = [ann, bea]
+    away = "#trick-caption"  # (any element) until Bea leaves
     for _ in range(1500):
         if all(p.query_selector("#summary") for p in pages):
             break
+        tricks = int(ann.get_attribute(".trick-count", "data-tricks") or 0)
+        if away == "#trick-caption" and tricks >= 4 and bea.query_selector("#leave"):
+            # Bea leaves: the computer plays her seat and Ann's table says so
+            bea.click("#leave")
+            ann.wait_for_selector(".seat.other[data-seat='2'] .seat-tag.away")
+            bea.wait_for_selector("#take-back")
+            away = "#take-back"
+        elif away == "#take-back" and tricks >= 7:
+            bea.click("#take-back")  # her link's page takes the seat back
+            bea.wait_for_selector("#leave")
+            ann.wait_for_function(
+                "() => !document.querySelector(\".seat.other[data-seat='2'] .seat-tag.away\")")
+            away = ""
         moved = False
         for p in pages:
             if p.query_selector(".seat.me.my-turn") and not p.query_selector("#summary"):
@@ -120,5 +134,5 @@ def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
         assert p.query_selector("#next-deal") or p.query_selector("#winner")
     # both partners see the same result, and the scores add up by side
     assert ann.inner_text("#summary h3") == bea.inner_text("#summary h3")
-    assert seen["trick4"] > 0 and seen["offer"] == 1
+    assert seen["trick4"] > 0 and seen["offer"] == 1 and away == ""
     assert not errors, errors

@@ -19,7 +19,7 @@ from ..observation import Observation
 from ..rules import Rules
 from ..scoring import sides
 from .live import LiveGame
-from .seats import seats_view, waiting
+from .seats import is_away, seats_view, waiting
 from .store import GameRow
 from .views import display_key, seat_view
 
@@ -166,7 +166,8 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
             "dealer": obs.dealer,
             "turn": turn,
             "phase": obs.phase,
-            "your_turn": turn == seat and short == 0,  # nobody plays before every seat sits
+            # nobody plays before every seat sits, nor while the computer holds the seat
+            "your_turn": turn == seat and short == 0 and not is_away(row, seat),
             "stock": obs.stock,
             "turnup": card_name(obs.turnup) if obs.turnup is not None else None,
             "end_phase": obs.end_phase,

@@ -207,7 +207,7 @@ const BezTable = {
     const side = h("aside", { class: "side" },
       g.waiting_for ? this.invitePanel(page) : null,
       h("section", { class: "panel" }, this.scoreboard(page),
-        h("div", { class: "muted trick-count" }, d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
+        h("div", { class: "muted trick-count", "data-tricks": d.tricks_played }, d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
       h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
 
