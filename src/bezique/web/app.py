@@ -149,7 +149,7 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        manager.pool.close()
+        manager.close()
 
     app = FastAPI(title="Bezique", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)

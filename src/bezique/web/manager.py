@@ -322,6 +322,14 @@ class Manager:
             with contextlib.suppress(Refusal):  # not stored (the database failed): stays
                 await self.leave(live, seat)
 
+    def close(self) -> None:
+        """The server is stopping: no seat is taken over any more; the workers stop."""
+        for live in self.games.values():
+            for task in live.leaving.values():
+                task.cancel()
+            live.leaving.clear()
+        self.pool.close()
+
     async def leave(self, live: LiveGame, seat: int) -> None:
         """A person leaves a table: the computer plays their seat until they come back."""
         if not is_table(live.row):

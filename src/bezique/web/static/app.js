@@ -140,7 +140,7 @@ function homePage() {
     h("section", { class: "hero" },
       h("div", { class: "fan", "aria-hidden": "true" }, ["AH", "TH", "KH", "QH", "JH"].map(cardImg)),
       h("h1", {}, "Bezique"),
-      h("p", {}, "The classic two-handed card game of marriages, beziques and brisques."),
+      h("p", {}, "The classic card game of marriages, beziques and brisques, for two, three or four."),
       h("div", { class: "field name-field" }, h("label", { for: "name" }, "Your name (shown to your opponent and in the records)"), nameIn),
       PlayerName.get() ? null : h("p", { class: "new-player" }, "New to the game? ", h("a", { href: "#/tutorial", class: "btn secondary", id: "start-tutorial" }, "Try the tutorial deal"))),
     h("div", { class: "panels" },
