@@ -439,25 +439,6 @@ def test_replay_command_reads_a_sixpack_record(tmp_path: Any) -> None:
     assert text.exit_code == 0 and "No turn-up" in text.output
 
 
-def test_front_ends_refuse_to_seat_computers_in_a_variant_they_cannot_play_yet() -> None:
-    import json
-    import subprocess
-    import sys
-
-    from click.testing import CliRunner
-
-    from bezique.cli import main
-
-    result = CliRunner().invoke(main, ["arena", "heuristic", "random", "--variant", "bezique3"])
-    assert result.exit_code == 2
-    assert "do not play 3-handed bezique3 yet" in result.output
-    request = {"cmd": "new", "variant": "bezique3", "seat": 0, "hand": [], "turnup": None}
-    done = subprocess.run([sys.executable, "-m", "bezique", "engine"], text=True,
-                          input=json.dumps(request) + "\n", capture_output=True, timeout=60)
-    answer = json.loads(done.stdout.splitlines()[0])
-    assert answer["ok"] is False and "do not play 3-handed bezique3 yet" in answer["error"]
-
-
 FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("rubicon", {}),
     ("rubicon", {"reuse": "loose", "carte_blanche_repeat": False}),
