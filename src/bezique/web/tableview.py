@@ -133,7 +133,8 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
                    key=lambda m: (-int(m["points"]), str(m["action"])))
     done, current = _plays(obs)
     last = None
-    if obs.tricks:
+    # (the observation's tricks miss the four-handed duels' two-card tricks: then none is shown)
+    if obs.tricks and len(obs.tricks) == obs.tricks_played:
         t = obs.tricks[-1]
         last = {"leader": t.leader, "winner": t.winner,
                 "cards": [{"card": card_name(c), "seat": s} for s, c in done[-1]]}
