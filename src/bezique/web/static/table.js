@@ -42,8 +42,10 @@ const BezTable = {
       const [v, , , partnership] = this.VARIANTS.find((x) => x[0] === variant.value);
       const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value === "friend"
         ? { kind: "friend" } : { kind: "computer", level: +s.value.split(":")[1] });
+      // a seat whose player leaves is played at the lowest level chosen (else the beginner's)
+      const levels = seats.filter((s) => s.kind === "computer").map((s) => s.level);
       const body = { variant: v.replace("-solo", ""), seats, name: nameIn.value,
-        level: Math.min(...seats.filter((s) => s.kind === "computer").map((s) => s.level), 1) };
+        level: levels.length ? Math.min(...levels) : 1 };
       if (partnership !== null) body.partnership = partnership;
       PlayerName.set(nameIn.value);
       try {
