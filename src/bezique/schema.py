@@ -343,8 +343,9 @@ class WebCreate(_Model):
 
     opponent: Literal["computer", "friend"] = Field(
         "computer", description="'opponent' must be 'computer' or 'friend'")
-    variant: StrictStr = Field("bezique", max_length=64,
-                               description="'variant' must be bezique, binocle, bezique3 or bezique4")
+    variant: StrictStr = Field(
+        "bezique", max_length=64,
+        description="'variant' must be bezique, binocle, bezique3 or bezique4")
     target: StrictInt = Field(1000, ge=100, le=10_000,
                               description="'target' must be a whole number from 100 to 10000")
     level: StrictInt = Field(DEFAULT_LEVEL, ge=1, le=5,
