@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_fourhanded import deal4, declare, win_trick
 from test_web import ALLOWED_KEYS, Seat
 
+from bezique import Rules, State
 from bezique.cards import card_name
 from bezique.web.app import create_app
 from bezique.web.live import LiveGame
@@ -510,3 +513,30 @@ def test_the_view_offers_combining_with_the_partners_cards_and_the_offer() -> No
     assert [c["seat"] for c in last["cards"]] == [2, 3, 0, 1] and last["leader"] == 2
     texts = [e["text"] for e in view["deal"]["log"][-4:]]
     assert texts[0].startswith("South led") and all(" played " in t for t in texts[1:])
+
+
+@settings(max_examples=20, deadline=None)
+@given(variant=st.sampled_from(["bezique3", "bezique4"]), seed=st.integers(0, 10_000),
+       steps=st.integers(0, 200))
+def test_no_seat_can_tell_worlds_apart_from_its_messages(variant: str, seed: int,
+                                                         steps: int) -> None:
+    """Any position of a random deal: each seat's message is the same in every world that
+    seat cannot tell apart (the others' concealed cards, a partner's included, and the stock
+    dealt afresh), and it names no card that was never on show to it."""
+    rules = Rules.preset(variant)
+    state = State.new_deal(rules, seed, dealer=seed % rules.nplayers)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    row = _row(rules.nplayers)
+    for seat in range(rules.nplayers):
+        msg = table_view(state.observation(seat), row, 1, [True] * rules.nplayers, [])
+        world = resample_from_infostate(state, seat, rng)
+        assert table_view(world.observation(seat), row, 1, [True] * rules.nplayers, []) == msg
+        hidden = Counter(_names(state.hand(seat)))
+        for other in range(rules.nplayers):
+            if other != seat:
+                assert len(msg["deal"]["known"][other]) <= msg["deal"]["hidden"][other]
+        assert sorted(c["card"] for c in msg["deal"]["hand"]) == sorted(hidden.elements())
