@@ -439,6 +439,27 @@ def test_replay_command_reads_a_sixpack_record(tmp_path: Any) -> None:
     assert text.exit_code == 0 and "No turn-up" in text.output
 
 
+def test_front_ends_seat_computers_at_a_table_of_three() -> None:
+    import json
+    import subprocess
+    import sys
+
+    from click.testing import CliRunner
+
+    from bezique.cli import main
+
+    result = CliRunner().invoke(main, ["arena", "random", "random", "random", "--variant",
+                                       "bezique3", "--deals", "3"])
+    assert result.exit_code == 0, result.output
+    assert "seatings (seat 0 first): ABC BCA CAB" in result.output
+    request = {"cmd": "new", "variant": "bezique3", "seat": 0, "hand": [], "turnup": None}
+    done = subprocess.run([sys.executable, "-m", "bezique", "engine"], text=True,
+                          input=json.dumps(request) + "\n", capture_output=True, timeout=60)
+    answer = json.loads(done.stdout.splitlines()[0])
+    # the variant is one the computers play: what is refused is this request's empty deal
+    assert answer["ok"] is False and "do not play" not in answer["error"]
+
+
 FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("rubicon", {}),
     ("rubicon", {"reuse": "loose", "carte_blanche_repeat": False}),
@@ -449,6 +470,8 @@ FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("sixpack", {"bezique_fixes_trumps": True, "rubicon_bonus": 2000}),
     ("eightpack", {}),
     ("eightpack", {"reuse": "loose", "four_tens": 90}),
+    ("sixpack", {"cut_bonus": True}),
+    ("eightpack", {"cut_bonus": True, "cut_range": "22-26"}),
 ]
 
 
