@@ -116,3 +116,33 @@ def test_without_openspiel_the_agent_is_a_clear_one_line_error(
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0
     assert "bezique: error: agent 'openspiel-ismcts' needs OpenSpiel" in result.output
+
+
+def test_bezique_play_takes_openspiels_ismcts_as_the_opponent(tmp_path: object,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    """``bezique play --opponent openspiel-ismcts:...``: any agent, not only a level, sits at
+    the table; the save names it and a resumed game keeps it."""
+    from pathlib import Path
+
+    from bezique.tui.session import PlayConfig, Session, save_description
+
+    path = Path(str(tmp_path)) / "game.json"
+    spec = "openspiel-ismcts:simulations=8"
+    s = Session.new(PlayConfig(seed=4, opponent=spec), path)
+    assert s.agent_spec == spec and s.strength() == spec
+    for _ in range(6):
+        if s.computer_to_act():
+            s.computer_move()
+        else:
+            s.play(s.observation().legal[0])
+    data = json.loads(path.read_text())
+    assert data["play"]["opponent"] == spec and data["players"][1] == f"Computer ({spec})"
+    again = Session.resume(path)
+    assert again.agent_spec == spec and type(again.agents[1]).__name__ == type(
+        s.agents[1]).__name__
+    assert spec in save_description(path)
+    monkeypatch.setenv("BEZIQUE_DATA_DIR", str(tmp_path))
+    bad = CliRunner().invoke(main, ["play", "--opponent", "openspiel-ismcts:wrong=1"])
+    assert bad.exit_code == 2 and "bad options for agent" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1

@@ -221,6 +221,7 @@ def test_front_ends_seat_computers_in_the_multi_pack_games() -> None:
 
     assert set(PACKS) <= set(AGENT_VARIANTS)
     require_agent_variant(Rules.preset("bezique3"))  # the table arena seats agents for three
+    require_agent_variant(Rules.preset("bezique4"))
     with pytest.raises(BeziqueError, match="bezique3 is played by three: a match of two"):
         run_match("heuristic", "random", Rules.preset("bezique3"), deals=2, seed=3)
     result = CliRunner().invoke(main, ["tournament", "heuristic", "random", "--variant",

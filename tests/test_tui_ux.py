@@ -265,12 +265,12 @@ async def test_the_chosen_radio_buttons_show_without_colour(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert text.count("●") == 2 and text.count("○") == 5
-        assert "●▌ 1 beginner" in text and "●▌ Bezique" in text
-        app.screen.query_one("#variant").query("RadioButton").last().value = True
+        assert text.count("●") == 1 and text.count("○") == 4
+        assert "●▌ 1 beginner" in text and "Bezique (64 cards)" in text
+        app.screen.query_one("#level").query("RadioButton").last().value = True
         await pilot.pause()
         text = screen_text(app)
-        assert "●▌ Binocle" in text and "○▌ Bezique" in text
+        assert "●▌ 5 expert" in text and "○▌ 1 beginner" in text
 
 
 async def test_game_over_shows_each_deal_and_plays_again_with_the_same_rules() -> None:

@@ -363,12 +363,7 @@ def run_match(
     mode = "games" if games is not None else "deals"
     for spec in (spec_a, spec_b):
         make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
-    out_dir = Path(save) if save is not None else None
-    if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
+    out_dir = records_folder(save)
     tasks = pair_tasks(spec_a, spec_b, rules, mode, count, seed, out_dir is not None)
     result = MatchResult((spec_a, spec_b), mode, seed)
     for done, (_, pr) in enumerate(play_pairs(tasks, jobs, ray), 1):
@@ -382,11 +377,28 @@ def run_match(
 
 
 def _save_pair(out_dir: Path, mode: str, pr: PairResult) -> None:
+    save_records(out_dir, mode, pr.index, [half.record for half in pr.halves])
+
+
+def records_folder(save: str | Path | None) -> Path | None:
+    """The folder ``--save`` names, created now (so a bad path fails before any play)."""
+    if save is None:
+        return None
+    out_dir = Path(save)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
+    return out_dir
+
+
+def save_records(out_dir: Path, mode: str, index: int, records: Sequence[Any]) -> None:
+    """Write the records of duplicated set ``index`` as ``deal-0001-1.json``, ``-2``, ..."""
     import json
 
-    for h, half in enumerate(pr.halves, 1):
-        path = out_dir / f"{mode[:-1]}-{pr.index + 1:04d}-{h}.json"
+    for k, record in enumerate(records, 1):
+        path = out_dir / f"{mode[:-1]}-{index + 1:04d}-{k}.json"
         try:
-            path.write_text(json.dumps(half.record, indent=1) + "\n", encoding="utf-8")
+            path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         except OSError as e:
             raise BeziqueError(f"cannot write {path}: {e.strerror or e}") from None

@@ -37,7 +37,6 @@ share their side's result (side totals decide, RULES.md 9.5).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +44,15 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, make_agent
-from .arena import Z95, derive_seed, play_deal, run_tasks, score_interval
+from .arena import (
+    Z95,
+    derive_seed,
+    play_deal,
+    records_folder,
+    run_tasks,
+    save_records,
+    score_interval,
+)
 from .errors import BeziqueError, OptionError
 from .game import Game
 from .record import game_record
@@ -436,17 +443,12 @@ def play_table_match(
     mode = "games" if games is not None else "deals"
     for spec in lineup.specs:
         make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
-    out_dir = Path(save) if save is not None else None
-    if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
+    out_dir = records_folder(save)
     tasks = table_tasks(lineup, rules, mode, count, seed, out_dir is not None)
     result = TableMatchResult(lineup, rules.variant, mode, seed)
     for done, (_, ts) in enumerate(play_tables(tasks, jobs, ray), 1):
         if out_dir is not None:
-            _save_set(out_dir, mode, ts)
+            save_records(out_dir, mode, ts.index, [sr.record for sr in ts.seatings])
         result.sets.append(ts)
         if progress is not None:
             progress(done)
@@ -454,10 +456,3 @@ def play_table_match(
     return result
 
 
-def _save_set(out_dir: Path, mode: str, ts: TableSet) -> None:
-    for k, sr in enumerate(ts.seatings, 1):
-        path = out_dir / f"{mode[:-1]}-{ts.index + 1:04d}-{k}.json"
-        try:
-            path.write_text(json.dumps(sr.record, indent=1) + "\n", encoding="utf-8")
-        except OSError as e:
-            raise BeziqueError(f"cannot write {path}: {e.strerror or e}") from None

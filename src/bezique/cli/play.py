@@ -13,10 +13,13 @@ from .common import fail, parse_options
               help="The computer's strength: 1 beginner, 2 casual, 3 club, 4 strong, "
                    "5 expert.")
 @click.option("--variant",
-              type=click.Choice(["bezique", "binocle", "rubicon", "sixpack", "eightpack"]),
+              type=click.Choice(["bezique", "binocle", "rubicon", "sixpack", "eightpack",
+                                 "bezique3", "bezique4"]),
               default=None,
-              help="The game: bezique (64 cards), binocle (48 cards), or the one-deal games "
-                   "rubicon (128), sixpack (192), eightpack (256).")
+              help="The game: bezique (64 cards), binocle (48 cards), the one-deal games "
+                   "rubicon (128), sixpack (192), eightpack (256), or a table of three "
+                   "(bezique3) or four (bezique4: you and the computer opposite against two "
+                   "computers; -o partnership=false for each alone, -o four_hand_end=duels).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points to win the game (default 1000).")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle and the computer.")
@@ -33,9 +36,12 @@ from .common import fail, parse_options
               "records (remembered for the next game).")
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.6, show_default=True,
               help="Seconds before each of the computer's moves.")
+@click.option("--opponent", default=None, metavar="AGENT",
+              help="Any agent instead of a level, with its options (see 'bezique agents'), "
+                   "e.g. openspiel-ismcts:ms=1000 or search:samples=200.")
 def play(level: int | None, variant: str | None, target: int | None, seed: int | None,
          options: tuple[str, ...], resume_arg: str | None, saves: bool, where: bool,
-         auto_draw: bool, name: str | None, delay: float) -> None:
+         auto_draw: bool, name: str | None, delay: float, opponent: str | None) -> None:
     """Play a game against the computer, full screen.
 
     Without --level, --variant or --target a start screen asks for them. The game is saved after
@@ -80,24 +86,30 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
     try:
         config = PlayConfig(level=level or DEFAULT_LEVEL, variant=variant or "bezique",
                             target=target, options=parse_options(options), seed=seed,
-                            name=(name or "").strip() or remembered_name())
+                            name=(name or "").strip() or remembered_name(),
+                            opponent=(opponent or "").strip())
         config.rules()
+        if config.opponent:
+            from ..agents import make_agent
+
+            make_agent(config.opponent)  # an unknown agent or a bad option: one line, exit 2
         if resume:
             Session.resume(path)  # a clear one-line error now rather than inside the app
     except BeziqueError as e:
         fail(str(e))
     from ..tui.app import BeziqueApp
 
-    chosen = level is not None or variant is not None or target is not None or bool(options)
+    chosen = (level is not None or variant is not None or target is not None or bool(options)
+              or bool(opponent))
     app = BeziqueApp(config, path, resume=resume, show_start=not chosen, delay=delay,
                      auto_draw=auto_draw)
     app.run()
     if app.session is not None:
         s = app.session
         if s.game_over():
-            a, b = s.state.game_scores
-            who = "You win" if s.game.winner == 0 else "The computer wins"
-            click.echo(f"{who}, {a} to {b}. The game is in {path}.")
+            from ..tui.modals import result_text
+
+            click.echo(f"{result_text(s)} The game is in {path}.")
         else:
             again = "bezique play --resume" + ("" if path == save_path()
                                                else " " + path.stem.split("-")[1])

@@ -50,13 +50,14 @@ SummaryScreen { align: center middle; }
 #start-left { width: 1fr; height: auto; }
 #level { width: 100%; height: auto; }
 #start-left Input { width: 100%; }
-#level, #variant { border: round $secondary; border-title-color: $text; }
-#level:focus-within, #variant:focus-within { border: round $accent; }
+#level { border: round $secondary; border-title-color: $text; }
+#level:focus-within { border: round $accent; }
 #start-help { height: 1; padding: 0 1; color: $text-muted; }
 #start-right { width: 1fr; height: auto; }
 #variant { width: 100%; height: auto; }
 #start-right Input { width: 100%; }
 #start-right Label { margin-top: 1; }
+#start-right #variant-label { margin-top: 0; }
 #start-buttons { height: 3; margin-top: 1; }
 #start-buttons Button { margin-right: 1; min-width: 8; }
 #start-status { height: 1; padding: 0 1; }

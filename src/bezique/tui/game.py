@@ -30,11 +30,13 @@ from .table import (
     hand_slots,
     melds_text,
     opponent_panel,
+    prompt,
     score_panel,
     table_text,
     title_bar,
     token_text,
 )
+from .table_seats import declare_title_n, opponents_panel, score_panel_n, table_text_n
 from .widgets import HandView
 
 
@@ -56,6 +58,8 @@ class GameScreen(Screen[None]):
         Binding("space", "confirm", "", show=False),
         *[Binding(str(k), f"number({k})", "", show=False) for k in range(10)],
         Binding("d", "draw", "Draw"),
+        Binding("c", "carte", "Carte blanche"),
+        Binding("o", "offer", "Offer"),
         Binding("h", "hint", "Hint"),
         Binding("e", "explain", "Explain hints", show=False),
         Binding("u", "undo", "Undo"),
@@ -77,12 +81,17 @@ class GameScreen(Screen[None]):
         self.hand_actions: list[str] = []
         self.option_actions: list[str] = []
         self._mode = ""
+        self._legal: tuple[str, ...] = ()
         self._summary_open = False
+        self.seats = session.seats
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer "draw" only when you may declare (it hides from the footer otherwise)."""
+        """Offer "draw" only when you may declare (it hides from the footer otherwise), carte
+        blanche and the offer to the partner only when they are legal."""
         if action == "draw":
             return self._mode == "declare"
+        if action in ("carte", "offer"):
+            return action in self._legal
         return True
 
     def _set_mode(self, mode: str) -> None:
@@ -115,6 +124,12 @@ class GameScreen(Screen[None]):
         self.query_one("#opp").border_title = "Computer"
         self.query_one("#mine").border_title = "You"
         self.query_one("#score").border_title = "Score"
+        if self.seats > 2:  # a line for each other seat's hand, and one for its shown cards
+            partners = self.session.state.partner(0) >= 0
+            self.query_one("#opp").border_title = f"Computers, {self.session.strength()}"
+            self.query_one("#opp").styles.height = 2 + 2 * (self.seats - 1)
+            self.query_one("#score").styles.height = 6 + self.seats + 2 * partners
+            self.query_one("#mine").border_title = "You (South)"
         self.query_one("#log").border_title = "Log"
         self._rewrite_log()
         if not self.session.log:
@@ -164,9 +179,17 @@ class GameScreen(Screen[None]):
         obs = s.observation()
         self.query_one("#top", Static).update(title_bar(s))
         opp = self.query_one("#opp", Static)
-        opp.update(opponent_panel(obs, s.deal_over(), self.colour, self._width(opp)))
-        self.query_one("#score", Static).update(
-            score_panel(obs, s.state.is_terminal(), self.colour))
+        self._legal = obs.legal
+        self.refresh_bindings()
+        if self.seats > 2:
+            opp.update(opponents_panel(obs, s.deal_over(), self.colour, self._width(opp),
+                                       s.state.duel_seats()))
+            self.query_one("#score", Static).update(
+                score_panel_n(obs, s.state.is_terminal(), self.colour))
+        else:
+            opp.update(opponent_panel(obs, s.deal_over(), self.colour, self._width(opp)))
+            self.query_one("#score", Static).update(
+                score_panel(obs, s.state.is_terminal(), self.colour))
         self._draw_mine(obs)
         self._draw_center(obs)
         self._flush_log()
@@ -175,7 +198,7 @@ class GameScreen(Screen[None]):
         mine = self.query_one("#mymelds", Static)
         mine.update(melds_text(obs, 0, self._width(mine)))
         slots, self.hand_actions = hand_slots(obs)
-        declaring = obs.my_turn and obs.phase == "declare"
+        declaring = obs.my_turn and obs.phase in ("declare", "guess")
         self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
 
     @staticmethod
@@ -192,11 +215,15 @@ class GameScreen(Screen[None]):
         table = self.query_one("#table", Static)
         choices = self.query_one("#choices", OptionList)
         center = self.query_one("#center")
-        declaring = obs.my_turn and obs.phase == "declare"
+        declaring = obs.my_turn and obs.phase in ("declare", "guess")
         if declaring:
             table.display = False
             choices.display = True
-            center.border_title = declare_title(obs)
+            center.border_title = declare_title(obs) if self.seats == 2 else \
+                declare_title_n(obs)
+            if obs.phase == "guess":
+                center.border_title = ("The dealer cut the pack: how many cards? "
+                                       "(right: +150)")
             self._fill_choices(obs)
             if self._mode != "declare":
                 choices.focus()
@@ -208,7 +235,11 @@ class GameScreen(Screen[None]):
         self.query_one("#hand", HandView).focus()
         center.border_title = f"Table · trick {obs.tricks_played + 1}" if not s.deal_over() \
             else "Table"
-        table.update(table_text(obs, s.deal_over(), len(self.hand_actions), self.colour))
+        if self.seats > 2:
+            table.update(table_text_n(obs, prompt(obs, s.deal_over(), len(self.hand_actions)),
+                                      self.colour))
+        else:
+            table.update(table_text(obs, s.deal_over(), len(self.hand_actions), self.colour))
 
     def _fill_choices(self, obs: Observation) -> None:
         entries = choice_entries(obs, self.session.state)
@@ -284,7 +315,7 @@ class GameScreen(Screen[None]):
         elif choice == "again":
             s = self.session
             app.start_game(PlayConfig(level=s.level, variant=s.rules.variant,
-                                      options=dict(s.rules.options())))
+                                      options=dict(s.rules.options()), opponent=s.opponent))
         elif choice == "undo":
             self.action_undo()
         else:
@@ -345,6 +376,20 @@ class GameScreen(Screen[None]):
         if self._mode == "declare":
             self.human("pass")
 
+    def action_carte(self) -> None:
+        """Declare carte blanche (a hand without a court card) when the rules allow it."""
+        if "carte" in self.session.observation().legal:
+            self.human("carte")
+        else:
+            self.status("carte blanche is not on offer now", True)
+
+    def action_offer(self) -> None:
+        """Let the partner declare instead (four-handed partnership)."""
+        if "offer" in self.session.observation().legal:
+            self.human("offer")
+        else:
+            self.status("you cannot offer the declaration to your partner now", True)
+
     @on(OptionList.OptionSelected, "#choices")
     def _option(self, event: OptionList.OptionSelected) -> None:
         if event.option_index < len(self.option_actions):
@@ -402,7 +447,8 @@ class GameScreen(Screen[None]):
                 self.query_one("#hand", HandView).selected = self.hand_actions.index(text)
         else:
             label = {"pass": "draw (pass)", "exchange": "exchange the seven",
-                     "seven": "declare the seven"}.get(words[0])
+                     "seven": "declare the seven", "carte": "carte blanche (key c)",
+                     "offer": "let your partner declare (key o)"}.get(words[0])
             if label is None:
                 label = "declare " + " ".join(token_text(t) for t in words[1:])
             self.status(f"Hint: {label}")

@@ -16,6 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Markdown, Static
 
 from ..howto import rules_markdown
+from ..scoring import sides
+from ..state import State
 from .history import stats_lines
 from .session import Session, deal_summary
 
@@ -24,15 +26,85 @@ def deals_table(s: Session) -> Table:
     """Each deal's points and the running totals, for the end of the game."""
     table = Table(box=None, padding=(0, 1), title="Deal by deal", title_justify="left")
     table.add_column("Deal", no_wrap=True)
-    table.add_column("You", justify="right")
-    table.add_column("Computer", justify="right")
+    for name in s.names:
+        table.add_column(name, justify="right")
     table.add_column("Game", justify="right")
     states = [*s.game.deals, s.state]
     for i, st in enumerate(states, 1):
-        a, b = st.scores
-        g0, g1 = st.game_scores
-        table.add_row(str(i), str(a), str(b), f"{g0}–{g1}")
+        game = st.side_scores() if s.state.partner(0) >= 0 else st.game_scores
+        table.add_row(str(i), *(str(x) for x in st.scores), "–".join(str(g) for g in game))
     return table
+
+
+def result_text(s: Session) -> str:
+    """The result of a finished game in words: who wins, by what; a one-deal game's settlement
+    as the engine explains it ("rubiconed: 1300 + 600 + 1300 = 3200")."""
+    st = s.state
+    names = ["You", *s.names[1:]] if s.seats > 2 else ["You", "The computer"]
+    if st.rules.settlement == "portland":
+        res = st.settlement()
+        if res.winner < 0:
+            return "The game is drawn: nobody scores."
+        words = st.settlement_words()  # on a line of its own, never cut by the wrapping
+        if res.rubicon:
+            words = ("You are " if res.winner else f"{names[1 - res.winner]} is ") + words
+        elif not res.brisques_counted and any(st.rules.card_points):
+            words = f"Brisques not counted: {words}"
+        else:
+            words = f"Settlement: {words}"
+        win = "You win" if res.winner == 0 else f"{names[res.winner]} wins"
+        return (f"{win} the game and score{'' if res.winner == 0 else 's'} {res.value}.\n"
+                f"{words[0].upper()}{words[1:]}.")
+    w = s.game.winner
+    if st.partner(0) >= 0:
+        a, b = st.side_scores()
+        if w == 0:
+            return f"You and North win the game, {a} to {b}!"
+        return f"West and East win the game, {b} to {a}."
+    g = st.game_scores
+    if s.seats > 2:
+        others = ", ".join(str(x) for i, x in enumerate(g) if i != w)
+        assert w is not None
+        return (f"You win the game with {g[0]} (against {others})!" if w == 0
+                else f"{names[w]} wins the game with {g[w]} (against {others}).")
+    a, b = g
+    return f"You win the game, {a} to {b}!" if w == 0 else \
+        f"The computer wins the game, {b} to {a}."
+
+
+def summary_table(s: Session, st: State) -> Table:
+    """Each seat's melds, sevens, last trick and brisques of the deal, its points and game."""
+    table = Table(box=None, padding=(0, 1), expand=True)
+    table.add_column("", style="bold", no_wrap=True)
+    cols = ["You", "Computer"] if s.seats == 2 else list(s.names)
+    for name in cols:
+        table.add_column(name, ratio=1)
+    rows = deal_summary(st)
+    brisques = "Card points" if s.rules.variant == "binocle" else "Brisques"
+
+    def melds(d: Any) -> str:
+        return ", ".join(f"{n} {p}" for n, p in d.melds) or "-"
+
+    table.add_row("Melds", *(melds(d) for d in rows))
+    if s.rules.turnup:
+        table.add_row("Sevens", *(str(d.sevens) for d in rows))
+    table.add_row("Last trick", *(str(d.last_trick) for d in rows))
+    if s.rules.settlement == "portland":  # brisques count only in the settlement, if at all
+        if any(s.rules.card_points):
+            table.add_row(brisques, *(str(b) for b in st.brisques))
+    else:
+        table.add_row(brisques, *(str(d.brisques) for d in rows))
+    table.add_row("This deal", *(f"[b]{d.deal}[/b]" for d in rows))
+    if s.rules.settlement != "portland":
+        table.add_row("Game", *(f"[b]{d.game}[/b]" for d in rows))
+    return table
+
+
+def sides_text(st: State) -> str:
+    """A partnership's deal and game by side."""
+    deal, game = sides(st.scores), st.side_scores()
+    return (f"This deal by side: you & North {deal[0]} · West & East {deal[1]}\n"
+            f"The game by side:  you & North {game[0]} · West & East {game[1]}")
 
 
 def rules_text() -> str:
@@ -102,40 +174,23 @@ class SummaryScreen(ModalScreen[str]):
         """The table of points, the result, and what to press."""
         s = self.session
         st = s.state
-        you, comp = deal_summary(st)
-        brisques = "Card points" if s.rules.variant == "binocle" else "Brisques"
-        table = Table(box=None, padding=(0, 1), expand=True)
-        table.add_column("", style="bold", no_wrap=True)
-        table.add_column("You", ratio=1)
-        table.add_column("Computer", ratio=1)
-
-        def melds(d: Any) -> str:
-            return ", ".join(f"{n} {p}" for n, p in d.melds) or "-"
-
-        table.add_row("Melds", melds(you), melds(comp))
-        table.add_row("Sevens", str(you.sevens), str(comp.sevens))
-        table.add_row("Last trick", str(you.last_trick), str(comp.last_trick))
-        table.add_row(brisques, str(you.brisques), str(comp.brisques))
-        table.add_row("This deal", f"[b]{you.deal}[/b]", f"[b]{comp.deal}[/b]")
-        table.add_row("Game", f"[b]{you.game}[/b]", f"[b]{comp.game}[/b]")
+        table = summary_table(s, st)
         with Vertical(id="summary-box") as box:
             box.border_title = (f"Game over after {s.deal_number()} deal"
                                 f"{'' if s.deal_number() == 1 else 's'}" if s.game_over()
                                 else f"Deal {s.deal_number()} is over")
             yield Static(table, id="summary-table")
+            if st.partner(0) >= 0:
+                yield Static(sides_text(st), id="sides")
             if s.game_over():
-                w = s.game.winner
-                a, b = st.game_scores
-                if w == 0:
-                    msg = f"You win the game, {a} to {b}!"
-                else:
-                    msg = f"The computer wins the game, {b} to {a}."
-                yield Label(msg, id="result")
-                yield Static(deals_table(s), id="deals-table")
+                yield Static(result_text(s), id="result")
+                if s.rules.settlement != "portland":
+                    yield Static(deals_table(s), id="deals-table")
                 yield Label("Enter/a: play again (same level and rules) · n: new game (choose) · "
                             "q: quit", id="summary-keys")
             else:
-                yield Label(f"First to {s.rules.target} wins.", id="result")
+                side = "side " if st.partner(0) >= 0 else ""
+                yield Label(f"First {side}to {s.rules.target} wins.", id="result")
                 yield Label("Enter: next deal · u: take back your last card · q: quit (saved)",
                             id="summary-keys")
 

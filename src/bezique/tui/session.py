@@ -27,10 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import actions as act
 from ..agents import Agent, agent_names, make_agent
 from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, computer_name, level_spec
-from ..cards import card_symbol, parse_card, rank_of, suit_of
 from ..errors import BeziqueError, IllegalActionError, RecordError
 from ..game import Game
 from ..observation import Observation, observe
@@ -38,9 +36,19 @@ from ..record import parse_record, record_players, states_from_record
 from ..rules import Rules
 from ..state import State
 from ..worlds import resample_from_infostate
+from .words import (
+    NAMES,
+    DealSummary,
+    deal_over_line,
+    deal_start_lines,
+    deal_summary,
+    describe,
+    score_lines,
+    seat_names,
+)
 
-NAMES = ("You", "Computer")
-__all__ = ["LEVEL_NAMES", "NAMES", "PlayConfig", "Session"]
+__all__ = ["LEVEL_NAMES", "NAMES", "DealSummary", "PlayConfig", "Session", "deal_summary",
+           "describe", "score_lines"]
 SAVE_NAME = "game.json"
 
 
@@ -129,11 +137,14 @@ def save_description(path: Path) -> str:
         s = Session.resume(path)
     except BeziqueError as e:
         return f"cannot be read ({e})"
+    over = "finished" if s.game_over() else f"deal {s.deal_number()}"
+    head = f"{s.rules.variant}, {s.strength()}, {over}, "
+    if s.seats != 2:
+        return head + " · ".join(f"{'you' if i == 0 else s.names[i]} {g}"
+                                 for i, g in enumerate(s.state.game_scores))
     a, b = s.state.game_scores
     d0, d1 = s.state.scores
-    over = "finished" if s.game_over() else f"deal {s.deal_number()}"
-    return (f"{s.rules.variant}, level {s.level} {LEVEL_NAMES[s.level]}, {over}, "
-            f"you {a + d0} · computer {b + d1}")
+    return head + f"you {a + d0} · computer {b + d1}"
 
 
 @dataclass
@@ -146,6 +157,7 @@ class PlayConfig:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     name: str = ""  # the person's name, shown at the table and kept in the records
+    opponent: str = ""  # an agent spec instead of the level's (e.g. openspiel-ismcts)
 
     def rules(self) -> Rules:
         """The rules these choices make; :class:`~bezique.errors.OptionError` if they are bad."""
@@ -155,131 +167,10 @@ class PlayConfig:
         return Rules.preset(self.variant, **opts)
 
 
-def _verb(seat: int, base: str, third: str | None = None) -> str:
-    return f"{NAMES[seat]} {base if seat == 0 else (third or base + 's')}"
-
-
-def describe(before: State, action: int, after: State) -> list[str]:
-    """Log lines for one action, in words a player reads at a glance ("Computer leads Q♠")."""
-    seat = before.current_player()
-    out: list[str] = []
-    new = after.events[len(before.events) :]
-    if act.is_play(action):
-        card = card_symbol(action & 31)
-        if before.phase == "lead":
-            out.append(f"{_verb(seat, 'lead')} {card}")
-        else:
-            win = after.last_trick_winner
-            if win == seat:
-                wins = "win" if seat == 0 else "wins"
-                out.append(f"{_verb(seat, 'play')} {card} and {wins} the trick")
-            else:
-                taker = "you win" if win == 0 else "Computer wins"
-                out.append(f"{_verb(seat, 'play')} {card}; {taker} the trick")
-    elif act.is_meld(action):
-        ev = [e for e in new if e[2] == "meld"]
-        cards = sorted((q & 31 for q in act.meld_cards(action)), key=lambda c: (suit_of(c),
-                                                                                 rank_of(c)))
-        kind = ev[0][3] if ev else "a meld"
-        pts = ev[0][1] if ev else 0
-        out.append(f"{_verb(seat, 'declare')} {kind} "
-                   f"{' '.join(card_symbol(c) for c in cards)} (+{pts})")
-    elif action == act.EXCHANGE:
-        out.append(f"{_verb(seat, 'exchange')} the seven of trumps for the turn-up (+10)")
-    elif action == act.SEVEN:
-        out.append(f"{_verb(seat, 'declare')} the seven of trumps (+10)")
-    elif action == act.PASS:
-        got = _drawn(before, after, 0)
-        if seat == 0:
-            out.append(f"You draw {got}")
-        else:
-            out.append(f"Computer draws; you draw {got}")
-        if after.end_phase and not before.end_phase:
-            out.append("Stock gone: follow suit, win if you can")
-    out.extend(score_lines(before, action, new))
-    return out
-
-
-def score_lines(before: State, action: int, events: Any) -> list[str]:
-    """A line for each score an action made besides the ones its own line tells (a declaration,
-    an exchange): what was scored and why."""
-    out: list[str] = []
-    for s, pts, reason, _ in events:
-        if reason == "last trick":
-            out.append(f"{_verb(s, 'take', 'takes')} the last trick (+{pts})")
-        elif reason == "brisques":
-            if before.rules.variant == "binocle":
-                out.append(f"{_verb(s, 'score', 'scores')} {pts} in card points (+{pts})")
-            else:
-                out.append(f"{_verb(s, 'score', 'scores')} {pts} for brisques: the aces and "
-                           f"tens won in tricks (+{pts})")
-        elif reason == "seven" and action not in (act.EXCHANGE, act.SEVEN):
-            out.append(f"{_verb(s, 'score', 'scores')} 10 for playing the seven of trumps "
-                       f"(+{pts})")
-        elif reason == "carte":
-            out.append(f"{_verb(s, 'score', 'scores')} carte blanche (+{pts})")
-    return out
-
-
-def deal_start_lines(state: State, number: int) -> list[str]:
-    """The log lines that open a deal: who deals, and the dealer's 10 for a turned-up seven."""
-    dealer = state.dealer
-    out = [f"Deal {number}: {'you deal' if dealer == 0 else 'Computer deals'}"]
-    for s, pts, reason, detail in state.events:
-        if reason == "turnup":
-            card = card_symbol(parse_card(detail)) if detail else "a seven"
-            out.append(f"{_verb(s, 'score', 'scores')} {pts}: the turn-up {card} is a seven, "
-                       f"and the dealer scores it (+{pts})")
-    return out
-
-
-def _drawn(before: State, after: State, seat: int) -> str:
-    """The card ``seat`` drew between two states (its own hand only: nothing hidden)."""
-    left = list(before.hand(seat)) + list(before.shown(seat))
-    for c in list(after.hand(seat)) + list(after.shown(seat)):
-        if c in left:
-            left.remove(c)
-        else:
-            return card_symbol(c)
-    return "a card"
-
-
-@dataclass(frozen=True)
-class DealSummary:
-    """One seat's account of a finished deal."""
-
-    melds: tuple[tuple[str, int], ...]
-    sevens: int
-    last_trick: int
-    brisques: int
-    deal: int
-    game: int
-
-
-def deal_summary(state: State) -> tuple[DealSummary, DealSummary]:
-    """What each seat scored in a deal, by kind (for the end-of-deal screen)."""
-    out = []
-    for seat in (0, 1):
-        melds: list[tuple[str, int]] = []
-        sevens = last = bris = 0
-        for s, pts, reason, detail in state.events:
-            if s != seat:
-                continue
-            if reason == "meld":
-                melds.append((detail, pts))
-            elif reason in ("seven", "turnup"):
-                sevens += pts
-            elif reason == "last trick":
-                last += pts
-            elif reason == "brisques":
-                bris += pts
-        out.append(DealSummary(tuple(melds), sevens, last, bris, state.scores[seat],
-                               state.game_scores[seat]))
-    return out[0], out[1]
-
-
 class Session:
-    """A game against the computer: the human is seat 0, the computer seat 1.
+    """A game against the computer: the human is seat 0, the computer seat 1 (at a table of
+    three or four, computers at every other seat, all of the same level: seats 1, 2, 3 are
+    West, North, East, the partner North).
 
     Every change is saved to ``path`` (when given) as a game record with a ``play`` entry that
     keeps the level and the seeds, so a resumed game goes on as it would have.
@@ -289,23 +180,35 @@ class Session:
     COMPUTER = 1
 
     def __init__(self, game: Game, level: int, agent_seed: int, path: Path | None,
-                 name: str = "", game_id: str = "") -> None:
+                 name: str = "", game_id: str = "", opponent: str = "") -> None:
         self.game = game
         self.name = clean_name(name) or "You"
         # names this game among the saved ones (the statistics count each game once)
         self.game_id = game_id or f"seed-{game.seed}"
         self.level = level
-        self.agent_spec = level_spec(level)
+        self.opponent = opponent  # a chosen agent spec, or "" for the level's
+        self.agent_spec = opponent or level_spec(level)
         self.agent_seed = agent_seed
         self.path = path
+        self.seats = game.rules.nplayers
+        self.names = seat_names(self.seats)  # how the log and the table call each seat
         # a fresh seed per resumption point keeps the computer's choices varied but reproducible
-        self.agent: Agent = make_agent(self.agent_spec, seed=agent_seed + self.actions_played())
+        played = self.actions_played()
+        self.agents: dict[int, Agent] = {
+            seat: make_agent(self.agent_spec, seed=agent_seed + played + 7919 * (seat - 1))
+            for seat in range(1, self.seats)}
         self._hint_agent: Agent | None = None
         self._lock = threading.Lock()
         self._hint_lock = threading.Lock()
         self.log: list[str] = []
         # the length of the log before each action of the current deal: an undo cuts it back
         self._marks: list[int] = []
+
+    def strength(self) -> str:
+        """Who the computer is: ``level 3 club`` or the chosen agent's spec."""
+        if self.opponent:
+            return self.opponent
+        return f"level {self.level} {LEVEL_NAMES[self.level]}"
 
     # ------------------------------------------------------------------ making and saving
 
@@ -316,9 +219,11 @@ class Session:
         if not 1 <= config.level <= 5:
             raise BeziqueError(f"the level must be 1 to 5, not {config.level}")
         seed = config.seed if config.seed is not None else random.randrange(2**32)
+        if config.opponent:
+            make_agent(config.opponent)  # an unknown agent or a bad option: one clear line
         s = cls(Game(rules, seed=seed), config.level, seed ^ 0x5EED, path, config.name,
-                f"{int(time.time())}-{seed}")
-        s.log.extend(deal_start_lines(s.state, 1))
+                f"{int(time.time())}-{seed}", config.opponent)
+        s.log.extend(deal_start_lines(s.state, 1, s.names))
         s.save()
         return s
 
@@ -351,19 +256,23 @@ class Session:
             agent_seed = 0
         states = states_from_record(record)
         game = Game.from_states(record.rules, states, seed=seed)
-        names = record_players(data, 2)
+        names = record_players(data, record.rules.nplayers)
         game_id = meta.get("id") if isinstance(meta.get("id"), str) else ""
-        s = cls(game, level, agent_seed, path, names[0] if names else "", str(game_id)[:40])
+        chosen = meta.get("opponent")
+        opponent = chosen if isinstance(chosen, str) else ""
+        s = cls(game, level, agent_seed, path, names[0] if names else "", str(game_id)[:40],
+                opponent)
         # the log of the current deal, told again from its start
         last = len(states) - 1
-        probe = record.start(last, states[last - 1].game_scores if last else (0, 0))
-        s.log.extend(deal_start_lines(probe, last + 1))
+        probe = record.start(last, states[last - 1].game_scores if last
+                             else (0,) * record.rules.nplayers)
+        s.log.extend(deal_start_lines(probe, last + 1, s.names))
         for text in record.deals[last].actions:
             s._marks.append(len(s.log))
             before = probe.clone()
             a = probe.string_to_action(text)
             probe.apply_action(a)
-            s.log.extend(describe(before, a, probe))
+            s.log.extend(describe(before, a, probe, s.names))
         s.log.append("Game resumed")
         return s
 
@@ -372,7 +281,11 @@ class Session:
         rec = self.game.to_record()
         rec["play"] = {"level": self.level, "agent": self.agent_spec, "seed": self.game.seed,
                        "agent_seed": self.agent_seed, "human": self.HUMAN, "id": self.game_id}
-        rec["players"] = [self.name, computer_name(self.level)]
+        if self.opponent:
+            rec["play"]["opponent"] = self.opponent
+        them = f"Computer ({self.opponent})" if self.opponent else computer_name(self.level)
+        rec["players"] = [self.name] + [them if self.seats == 2 else f"{self.names[i]}: {them}"
+                                        for i in range(1, self.seats)]
         return rec
 
     def save(self) -> None:
@@ -390,6 +303,15 @@ class Session:
             done.write_text(text, encoding="utf-8")
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def agent(self) -> Agent:
+        """The computer at seat 1 (at a table of two, the computer)."""
+        return self.agents[self.COMPUTER]
+
+    @agent.setter
+    def agent(self, agent: Agent) -> None:
+        self.agents[self.COMPUTER] = agent
 
     @property
     def state(self) -> State:
@@ -418,8 +340,8 @@ class Session:
         return self.state.current_player() == self.HUMAN
 
     def computer_to_act(self) -> bool:
-        """True when the computer is to act."""
-        return self.state.current_player() == self.COMPUTER
+        """True when a computer is to act."""
+        return self.state.current_player() in self.agents
 
     def deal_over(self) -> bool:
         """True when the current deal has ended."""
@@ -438,10 +360,13 @@ class Session:
         return self._apply(text)
 
     def computer_choice(self) -> tuple[Observation, Callable[[], str]]:
-        """The computer's observation and a function choosing its action (safe in a thread:
-        the agent thinks about one position at a time)."""
-        obs = observe(self.state, self.COMPUTER)
-        agent = self.agent
+        """The observation of the computer to act and a function choosing its action (safe in
+        a thread: the agents think about one position at a time)."""
+        seat = self.state.current_player()
+        if seat not in self.agents:
+            raise IllegalActionError("it is not the computer's turn")
+        obs = observe(self.state, seat)
+        agent = self.agents[seat]
 
         def choose() -> str:
             with self._lock:
@@ -466,10 +391,9 @@ class Session:
         before = state.clone()
         state.apply_action(a)
         self._marks.append(len(self.log))
-        lines = describe(before, a, state)
+        lines = describe(before, a, state, self.names)
         if state.is_terminal():
-            a0, a1 = state.scores
-            lines.append(f"Deal over: you {a0}, Computer {a1}")
+            lines.append(deal_over_line(state, self.names))
         self.log.extend(lines)
         self.save()
         return lines
@@ -478,7 +402,7 @@ class Session:
         """Deal again once a deal is over (and the game is not)."""
         self.game.next_deal()
         self._marks = []
-        self.log.extend(deal_start_lines(self.state, self.deal_number()))
+        self.log.extend(deal_start_lines(self.state, self.deal_number(), self.names))
         self.save()
 
     def undo(self) -> int:
@@ -524,8 +448,16 @@ class Session:
         obs = self.observation()
         agent = self._hint_agent
 
+        seats = self.seats
+
         def choose() -> str:
             with self._hint_lock:
-                return agent.act(obs)
+                try:
+                    return agent.act(obs)
+                except Exception as e:  # a hint player that knows only two seats
+                    if seats == 2:
+                        raise
+                    raise BeziqueError(f"the hint player cannot judge a table of {seats} yet "
+                                       f"({e})") from None
 
         return obs, choose

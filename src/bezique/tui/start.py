@@ -1,5 +1,5 @@
-"""The start screen: choose the computer's level, the variant, the target and other options, or
-resume the saved game.
+"""The start screen: choose the computer's level, the variant (two-handed, one-deal multi-pack,
+or a table of three or four), the target and other options, or resume the saved game.
 """
 
 from __future__ import annotations
@@ -13,13 +13,45 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Select, Static
 
 from ..agents.levels import LEVELS, level_spec
 from ..errors import BeziqueError
+from ..rules import Rules
 from .host import GameHost
 from .modals import StatsScreen
 from .session import LEVEL_NAMES, PlayConfig
+
+# The variants a person may choose: (label, variant, the options the choice implies).
+VARIANT_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("Bezique (64 cards)", "bezique", {}),
+    ("Binocle (48 cards)", "binocle", {}),
+    ("Rubicon (128 cards, one deal)", "rubicon", {}),
+    ("Six-pack (192 cards, one deal)", "sixpack", {}),
+    ("Eight-pack (256 cards, one deal)", "eightpack", {}),
+    ("Three-handed (96 cards, 3 seats)", "bezique3", {}),
+    ("Four-handed, partners (128 cards)", "bezique4", {}),
+    ("Four-handed, each alone (128 cards)", "bezique4", {"partnership": "false"}),
+)
+
+
+def target_hint(variant: str) -> str:
+    """The target field's placeholder: the variant's own target, or that there is none.
+
+    >>> target_hint("bezique4"), target_hint("rubicon")
+    ('2000', 'one deal: no target')
+    """
+    rules = Rules.preset(variant)
+    return "one deal: no target" if rules.settlement == "portland" else str(rules.target)
+
+
+def variant_index(config: PlayConfig) -> int:
+    """The entry of :data:`VARIANT_CHOICES` a configuration chose."""
+    alone = str(config.options.get("partnership", "")).lower() in ("false", "0", "no")
+    for i, (_, variant, opts) in enumerate(VARIANT_CHOICES):
+        if variant == config.variant and bool(opts) == (alone and variant == "bezique4"):
+            return i
+    return 0
 
 
 class MarkedRadio(RadioButton):
@@ -63,13 +95,12 @@ class StartScreen(Screen[None]):
                 yield Label("Your name")
                 yield Input(c.name, placeholder="You", id="name", max_length=24)
             with Vertical(id="start-right"):
-                with RadioSet(id="variant") as vs:
-                    vs.border_title = "Variant"
-                    yield MarkedRadio("Bezique (64 cards)", value=c.variant == "bezique")
-                    yield MarkedRadio("Binocle (48 cards)", value=c.variant == "binocle")
+                yield Label("Variant", id="variant-label")
+                yield Select([(label, i) for i, (label, _, _) in enumerate(VARIANT_CHOICES)],
+                             value=variant_index(c), allow_blank=False, id="variant")
                 yield Label("Target (points to win)")
-                yield Input(str(c.target or ""), placeholder="1000", id="target",
-                            restrict=r"[0-9]*")
+                yield Input(str(c.target or ""), placeholder=target_hint(c.variant),
+                            id="target", restrict=r"[0-9]*")
                 yield Label("Other options (name=value ...)")
                 yield Input(" ".join(f"{k}={v}" for k, v in c.options.items()),
                             placeholder="e.g. last_trick=stock", id="options")
@@ -90,10 +121,10 @@ class StartScreen(Screen[None]):
 
     def _config(self) -> PlayConfig:
         level = self.query_one("#level", RadioSet).pressed_index + 1
-        variant = ("bezique", "binocle")[max(0, self.query_one("#variant", RadioSet)
-                                             .pressed_index)]
+        chosen = self.query_one("#variant", Select).value
+        _, variant, implied = VARIANT_CHOICES[chosen if isinstance(chosen, int) else 0]
         target_text = self.query_one("#target", Input).value.strip()
-        opts: dict[str, Any] = {}
+        opts: dict[str, Any] = dict(implied)
         for item in self.query_one("#options", Input).value.split():
             name, sep, value = item.partition("=")
             if not sep:
@@ -105,6 +136,13 @@ class StartScreen(Screen[None]):
                          name=self.query_one("#name", Input).value.strip())
         cfg.rules()  # check the options now, with a message on this screen
         return cfg
+
+    @on(Select.Changed, "#variant")
+    def _variant_changed(self, event: Select.Changed) -> None:
+        """The target's hint follows the variant (2000 at a table of three or four)."""
+        if isinstance(event.value, int):
+            self.query_one("#target", Input).placeholder = target_hint(
+                VARIANT_CHOICES[event.value][1])
 
     @on(Input.Submitted)
     def _submitted(self) -> None:

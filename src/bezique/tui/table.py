@@ -1,6 +1,7 @@
 """The table as the person sees it: what each panel of the game screen shows, drawn from their
 :class:`~bezique.observation.Observation` (the computer's side, the score, their cards and the
 action each one plays, the trick, the prompt, and the declarations on offer after a trick won).
+A table of three or four seats is drawn by :mod:`bezique.tui.table_seats`.
 
 Functions here only build Rich renderables and lists; :class:`~bezique.tui.game.GameScreen`
 puts them in its widgets.
@@ -15,25 +16,43 @@ from rich.text import Text
 from ..cards import SUIT_SYMBOLS, card_name, card_symbol, make_card, parse_card
 from ..observation import Observation
 from ..state import State
-from .session import LEVEL_NAMES, NAMES, Session
+from .session import NAMES, Session
 from .widgets import CardSlot, card_row, chip, chips
+from .words import seat_names
 
 
 def token_text(token: str) -> str:
-    """``QS*`` -> ``Q♠*``: a card token of an action for people."""
-    star = token.find("*")
-    base, tail = (token, "") if star < 0 else (token[:star], token[star:])
+    """``QS*`` -> ``Q♠*``, ``QS+`` -> ``Q♠+`` (the partner's shown card): a card token of an
+    action for people."""
+    cut = min((i for i in (token.find("*"), token.find("+")) if i >= 0), default=-1)
+    base, tail = (token, "") if cut < 0 else (token[:cut], token[cut:])
     return card_symbol(parse_card(base)) + tail
+
+
+VARIANT_TITLES = {"bezique": "Bezique", "binocle": "Binocle", "rubicon": "Rubicon",
+                  "sixpack": "Six-pack", "eightpack": "Eight-pack",
+                  "bezique3": "Three-handed", "bezique4": "Four-handed"}
+
+
+def goal_text(session: Session) -> str:
+    """What wins: the target, by side in a partnership, or the one deal and its settlement."""
+    rules = session.rules
+    if rules.settlement == "portland":
+        return "one deal, settled"
+    if session.state.partner(0) >= 0:
+        return f"first side to {rules.target}"
+    return f"first to {rules.target}"
 
 
 def title_bar(session: Session) -> Text:
     """The top line: the variant, the deal, the target and the computer's level."""
     rules = session.rules
+    title = VARIANT_TITLES.get(rules.variant, rules.variant)
     return Text.assemble(
-        (" Bezique " if rules.variant == "bezique" else " Binocle ", "bold reverse"),
-        f"  {session.name} · Deal {session.deal_number()} · first to {rules.target} · level "
-        f"{session.level} "
-        f"{LEVEL_NAMES[session.level]} ({session.agent_spec.split(':')[0]})",
+        (f" {title} ", "bold reverse"),
+        f"  {session.name} · Deal {session.deal_number()} · {goal_text(session)} · "
+        f"{session.strength()}"
+        + ("" if session.opponent else f" ({session.agent_spec.split(':')[0]})"),
     )
 
 
@@ -109,7 +128,7 @@ def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:
         t.add_row(f"{mark}{name}", str(obs.scores[seat]), str(obs.totals[seat]
                                                               + obs.scores[seat]))
     info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump] if obs.trump >= 0
-                                      else "none yet (the first marriage fixes them)",
+                                      else "not yet fixed",
                                       "bold red" if colour and obs.trump in (1, 2)
                                       else "bold"))
     if obs.turnup is not None:
@@ -192,9 +211,10 @@ def prompt(obs: Observation, deal_over: bool, playable: int) -> str:
         return "The computer is playing…"
     n = min(playable, 10)
     keys = f"←/→ or 1-{n % 10}" if n > 1 else "←/→"
+    carte = " · c: carte blanche" if "carte" in obs.legal else ""
     if obs.phase == "lead":
-        return f"Your lead: {keys}, Enter to play"
-    return f"Your turn to follow: {keys}, Enter"
+        return f"Your lead: {keys}, Enter" + (carte or " to play")
+    return f"Your turn to follow: {keys}, Enter{carte}"
 
 
 def choice_entries(obs: Observation, state: State) -> list[tuple[int, str, str]]:
@@ -215,7 +235,16 @@ def choice_entries(obs: Observation, state: State) -> list[tuple[int, str, str]]
             entries.append((1, f"exchange {trump7} for the turn-up {tu}  +10", a))
         elif a == "seven":
             entries.append((1, f"declare {trump7}  +10", a))
+        elif a == "offer":
+            mate = seat_names(st.rules.nplayers)[st.partner(obs.seat)]
+            entries.append((2, f"offer: let your partner {mate} declare instead", a))
+        elif a == "carte":
+            entries.append((1, "carte blanche: show a hand without a court card", a))
         elif a == "pass":
-            entries.append((2, "draw (pass)", a))
+            entries.append((3, "draw (pass)", a))
+        elif a.startswith("guess "):  # the cut bonus (RULES.md 9.2): before play
+            n = int(a.split()[1])
+            entries.append((n, f"{n} cards{'  (24: +250 to the dealer)' if n == 24 else ''}",
+                            a))
     entries.sort(key=lambda e: e[0])
     return entries

@@ -70,9 +70,12 @@ def card_row(
 
     Returns the text and each card's column span, for mouse clicks.  Boxes are 5 wide, with a
     gap when there is room; shown cards have double borders.  When even that is too wide (12
-    cards of Binocle in 80 columns) the boxes share their sides.
+    cards of Binocle in 80 columns) the boxes share their sides, and when that is too wide (15
+    cards of Eight-pack) the cards lose their sides: three columns each, the faces side by side.
     """
     n = len(slots)
+    if n * 4 + 1 > width:
+        return _tight_row(slots, selected, colour, labels)
     if n * 5 > width:
         return _shared_row(slots, selected, colour, labels)
     gap = 1 if n * 6 - 1 <= width else 0
@@ -120,6 +123,24 @@ def _shared_row(
             lines[0].append("┐", border)
             lines[1].append("│", border)
             lines[2].append("┘", border)
+    rows = lines if labels else lines[:3]
+    return Text("\n").join(rows), spans
+
+
+def _tight_row(
+    slots: Sequence[CardSlot], selected: int, colour: bool, labels: bool
+) -> tuple[Text, list[tuple[int, int]]]:
+    lines = [Text(), Text(), Text(), Text()]
+    spans: list[tuple[int, int]] = []
+    for i, slot in enumerate(slots):
+        sel = i == selected
+        h = "═" if slot.shown else "─"
+        border = _border_style(slot, sel, colour)
+        lines[0].append(h * 3, border)
+        lines[1].append(face(slot.card), _face_style(slot, sel, colour))
+        lines[2].append(h * 3, border)
+        lines[3].append(_label(i, sel, labels).center(3), _label_style(sel, colour))
+        spans.append((3 * i, 3 * i + 3))
     rows = lines if labels else lines[:3]
     return Text("\n").join(rows), spans
 
