@@ -270,7 +270,7 @@ def test_terminal_game_plays_a_whole_rubicon_deal_against_the_heuristic(
             await pilot.pause()
             return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
-    assert "Trumps none yet" in asyncio.run(start())
+    assert "Trumps not yet fixed" in asyncio.run(start())
 
 
 @pytest.mark.slow
