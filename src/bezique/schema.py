@@ -335,13 +335,26 @@ class EngineGo(_Model):
 # ---------------------------------------------------------------------- the web site
 
 
+class WebSeat(_Model):
+    """One other seat of a table for three or four: a friend (with a private invitation link)
+    or the computer at a level."""
+
+    what = "each seat must be {\"kind\": \"friend\"} or {\"kind\": \"computer\", \"level\": 1}"
+    kind: Literal["friend", "computer"] = Field(
+        description="a seat's 'kind' must be 'friend' or 'computer'")
+    level: StrictInt = Field(DEFAULT_LEVEL, ge=1, le=5,
+                             description="a seat's 'level' must be a whole number from 1 to 5")
+
+
 class WebCreate(_Model):
-    """``POST /api/games``: a new game's settings."""
+    """``POST /api/games``: a new game's settings (``seats`` and ``partnership`` for the
+    tables of three and four)."""
 
     opponent: Literal["computer", "friend"] = Field(
         "computer", description="'opponent' must be 'computer' or 'friend'")
-    variant: StrictStr = Field("bezique", max_length=64,
-                               description="'variant' must be bezique or binocle")
+    variant: StrictStr = Field(
+        "bezique", max_length=64,
+        description="'variant' must be bezique, binocle, bezique3 or bezique4")
     target: StrictInt = Field(1000, ge=100, le=10_000,
                               description="'target' must be a whole number from 100 to 10000")
     level: StrictInt = Field(DEFAULT_LEVEL, ge=1, le=5,
@@ -351,6 +364,12 @@ class WebCreate(_Model):
     seed: StrictInt | None = Field(None, ge=0, lt=1 << 62,
                                    description="'seed' (the deal number) must be a whole "
                                                "number from 0")
+    seats: list[WebSeat] | None = Field(
+        None, max_length=3, description="'seats' must be a list of the other seats, each "
+                                        "{\"kind\": \"friend\"} or {\"kind\": \"computer\", "
+                                        "\"level\": 1}")
+    partnership: StrictBool | None = Field(
+        None, description="'partnership' must be true or false")
 
 
 class WebJoin(_Model):
@@ -372,8 +391,8 @@ class WebMessage(_Model):
     """A seat's request, over the WebSocket or ``POST .../act`` (which adds the token)."""
 
     what = 'a message must be a JSON object such as {"type": "action", "action": "play QS"}'
-    type: Literal["action", "undo", "hint", "next"] = Field(
-        description="unknown message type: send one of action, undo, hint, next")
+    type: Literal["action", "undo", "hint", "next", "leave", "back"] = Field(
+        description="unknown message type: send one of action, undo, hint, next, leave, back")
     action: ActionText | None = Field(
         None, description="an action must be a text such as 'play QS' or 'pass'")
     version: StrictInt | None = Field(None, ge=0, lt=MAX_SEED,

@@ -33,9 +33,10 @@ from .limits import GAMES_PER_MINUTE, PAGES_PER_MINUTE, RateLimit
 from .live import FRIEND, Refusal
 from .manager import Manager
 from .replay import finished_record, replay_frames
+from .seats import is_table, waiting
 from .store import Store
 from .svg import back_svg, card_svg, suit_svg
-from .views import seat_view
+from .tableview import view_for
 from .workers import AgentPool
 
 MAX_MESSAGE = 4096  # bytes of one client message (WebSocket frame or request body)
@@ -51,7 +52,8 @@ def _static(name: str) -> bytes:
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
           ".svg": "image/svg+xml"}
 _CARD_NAMES = {r + s for r in RANKS for s in SUITS}
-STATIC_FILES = ("app.js", "pages.js", "motion.js", "teach.js", "style.css", "index.html")
+STATIC_FILES = ("app.js", "pages.js", "motion.js", "teach.js", "table.js", "style.css",
+                "index.html")
 
 
 def _error(e: Refusal) -> JSONResponse:
@@ -147,7 +149,7 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        manager.pool.close()
+        manager.close()
 
     app = FastAPI(title="Bezique", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
@@ -214,28 +216,34 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
         client = request.client.host if request.client else "?"
         if not creating.allow(client):
             raise Refusal("too many new games from here: wait a minute and try again", 429)
-        live, token, invite = manager.create(form)
+        live, token, invites = manager.create(form)
         manager.kick_computer(live)
         out: dict[str, Any] = {"id": live.row.id, "seat": 0, "token": token,
                                "practice": live.practice}
-        if invite:
-            out["invite"] = invite
-            out["invite_path"] = f"/#/join/{live.row.id}/{invite}"
+        links = []
+        for seat, invite in invites.items():
+            link: dict[str, Any] = {"seat": seat, "invite": invite,
+                                    "invite_path": f"/#/join/{live.row.id}/{invite}"}
             if base:
-                out["invite_url"] = base + out["invite_path"]
+                link["invite_url"] = base + link["invite_path"]
+            links.append(link)
+        if is_table(live.row):
+            out["invites"] = links  # one private link per friend seat
+        elif links:
+            out.update({k: v for k, v in links[0].items() if k != "seat"})
         return JSONResponse(out, status_code=201)
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: Request) -> dict[str, Any]:
         form = await _body(request, WebJoin)
-        live, token = await manager.join(game_id, form.invite, form.name)
-        return {"id": live.row.id, "seat": 1, "token": token}
+        live, seat, token = await manager.join(game_id, form.invite, form.name)
+        return {"id": live.row.id, "seat": seat, "token": token}
 
     @app.post("/api/games/{game_id}/state")
     async def state(game_id: str, request: Request) -> dict[str, Any]:
         form = await _body(request, WebToken)
         live, seat = manager.seat_or_refuse(game_id, form.token)
-        return seat_view(live, seat, manager.online(live))
+        return view_for(live, seat, manager.online(live))
 
     @app.post("/api/games/{game_id}/act")
     async def act(game_id: str, request: Request) -> dict[str, Any]:
@@ -258,8 +266,9 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
             out.append({"id": row.id, "seat": seat, "opponent": row.opponent,
                         "names": row.names, "created": row.created, "updated": row.updated,
                         "practice": live.practice,
-                        "waiting_for_friend": row.opponent == FRIEND
-                        and row.token_hashes[1] is None, **row.summary})
+                        "waiting_for_friend": waiting(row) > 0 if is_table(row)
+                        else row.opponent == FRIEND and row.token_hashes[1] is None,
+                        **row.summary})
         out.sort(key=lambda g: -float(g["updated"]))
         return {"games": out}
 

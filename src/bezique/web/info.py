@@ -67,6 +67,8 @@ def add_info_routes(app: FastAPI, manager: Manager,
                 live, seat = manager.seat_or_refuse(str(gid), str(token))
             except Refusal:
                 continue
+            if live.row.seats:  # a table of three or four: the statistics are one against one
+                continue
             games.append(played_in(live, seat))
         groups = [{"player": p, "against": a, **t.to_json()}
                   for (p, a), t in sorted(tally(games).items(),

@@ -17,6 +17,7 @@ GAMES_PER_MINUTE = 20  # games one client may create a minute (after a burst of 
 MAX_GAMES_HELD = 2000  # games in memory; the least recently used idle ones leave first
 IDLE_SECONDS = 600.0  # a game untouched this long, with no page open, leaves memory
 SOCKETS_PER_SEAT = 4  # open pages of one seat; the newest replaces the oldest
+AWAY_SECONDS = 45.0  # a table's seat with no page open this long: the computer takes it over
 PAGES_PER_MINUTE = 30  # pages one seat may open a minute (after a burst of 10)
 MAX_CLIENTS = 10_000  # clients remembered by the rate limit
 

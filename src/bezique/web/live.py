@@ -39,7 +39,9 @@ class LiveGame:
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # each seat's open pages, oldest first
-    conns: dict[int, dict[WebSocket, None]] = field(default_factory=lambda: {0: {}, 1: {}})
+    conns: dict[int, dict[WebSocket, None]] = field(default_factory=dict)
+    # a table's seats whose pages all closed: the computer takes them over when these end
+    leaving: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
     used: float = field(default_factory=time.monotonic)  # when last asked for
     # the record kept up to date action by action (Game.to_record() replays every deal)
@@ -49,6 +51,8 @@ class LiveGame:
     _finished_text: tuple[int, str] = field(default=(-1, ""), repr=False)
 
     def __post_init__(self) -> None:
+        for seat in range(len(self.row.token_hashes)):
+            self.conns.setdefault(seat, {})
         deals = self.row.record.get("deals") or []
         if len(deals) == len(self.game.deals) + 1:
             self.finished = [dict(d) for d in deals[:-1]]
@@ -64,8 +68,9 @@ class LiveGame:
 
     def idle(self) -> bool:
         """No page open, no request under way, no computer move running: it may leave memory."""
-        return (not self.conns[0] and not self.conns[1] and not self.lock.locked()
-                and (self.task is None or self.task.done()))
+        return (not any(self.conns.values()) and not self.lock.locked()
+                and (self.task is None or self.task.done())
+                and all(t.done() for t in self.leaving.values()))
 
     def record(self) -> dict[str, Any]:
         """The game as a record (RULES.md 8), the same as ``Game.to_record()`` (and marked if
@@ -116,11 +121,12 @@ class LiveGame:
 
     @property
     def computer_seat(self) -> int | None:
-        """The seat the computer plays, if any (always seat 1)."""
+        """The seat the computer plays against one person, if any (always seat 1)."""
         return 1 if self.row.opponent == COMPUTER else None
 
     def computer_to_act(self) -> bool:
-        """True when the computer is to move in an unfinished deal."""
+        """True when the computer is to move in an unfinished deal against one person (a
+        table's seats: :func:`bezique.web.seats.computer_to_act`)."""
         st = self.game.state
         return self.computer_seat is not None and st.current_player() == self.computer_seat
 

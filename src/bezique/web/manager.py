@@ -30,19 +30,35 @@ from ..errors import BeziqueError
 from ..game import Game
 from ..record import parse_record, states_from_record
 from ..rules import Rules
-from ..schema import WebCreate, WebMessage, short
+from ..schema import WebCreate, WebMessage, WebSeat, short
 from ..worlds import resample_from_infostate
 from .computer import agent_seed, hint
-from .limits import IDLE_SECONDS, MAX_GAMES_HELD, SOCKETS_PER_SEAT
+from .limits import AWAY_SECONDS, IDLE_SECONDS, MAX_GAMES_HELD, SOCKETS_PER_SEAT
 from .live import COMPUTER, FRIEND, LiveGame, Refusal
+from .seats import (
+    TABLE,
+    TABLE_VARIANTS,
+    computer_spec,
+    computer_to_act,
+    invited_seat,
+    is_away,
+    is_person,
+    is_table,
+    new_seats,
+    waiting,
+    waiting_words,
+    with_away,
+)
 from .store import GameRow, Store, hash_token
-from .views import seat_view, summary
+from .tableview import view_for
+from .views import summary
 from .workers import AgentPool
 
 # The browser game's variants: those the computer players know (agents.base.AGENT_VARIANTS)
 # that its pages show (the one-deal games need trumps shown as not yet fixed, no turn-up and
 # the settlement in words: web/static, issue #13 item 4).
-WEB_VARIANTS = tuple(v for v in AGENT_VARIANTS if v in ("bezique", "binocle"))
+# bezique3 and bezique4 are played at a table of three or four (:mod:`bezique.web.seats`).
+WEB_VARIANTS = tuple(v for v in AGENT_VARIANTS if v in ("bezique", "binocle", *TABLE_VARIANTS))
 
 MAX_NAME = 24
 
@@ -54,13 +70,16 @@ class Manager:
 
     def __init__(self, store: Store, computer_delay: float = 0.0, pool: AgentPool | None = None,
                  max_games: int = MAX_GAMES_HELD, idle_seconds: float = IDLE_SECONDS,
-                 sockets_per_seat: int = SOCKETS_PER_SEAT) -> None:
+                 sockets_per_seat: int = SOCKETS_PER_SEAT,
+                 away_seconds: float = AWAY_SECONDS) -> None:
         self.store = store
         self.computer_delay = computer_delay
         self.pool = pool if pool is not None else AgentPool()
         self.max_games = max_games
         self.idle_seconds = idle_seconds
         self.sockets_per_seat = sockets_per_seat
+        # a table's seat with no page open this long is taken over by the computer
+        self.away_seconds = away_seconds
         # the games in memory, least recently used first
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.send_hooks: list[SendHook] = []
@@ -114,14 +133,20 @@ class Manager:
             raise Refusal("this link does not hold a seat in that game", 403)
         return live, seat
 
-    def create(self, form: WebCreate) -> tuple[LiveGame, str, str | None]:
+    def create(self, form: WebCreate) -> tuple[LiveGame, str, dict[int, str]]:
         """A new game (its settings checked by :class:`~bezique.schema.WebCreate`); returns it,
-        the creator's seat token and (with a friend) the invitation."""
+        the creator's seat token and each friend seat's invitation."""
         opponent, variant, target, level = form.opponent, form.variant, form.target, form.level
         name, seed = form.name, form.seed
         if variant not in WEB_VARIANTS:
-            raise Refusal(f"the browser game plays {' and '.join(WEB_VARIANTS)}, not "
-                          f"{short(variant)} (the rest of the family is coming)")
+            raise Refusal(f"the browser game plays {', '.join(WEB_VARIANTS[:-1])} and "
+                          f"{WEB_VARIANTS[-1]}, not {short(variant)} (the rest of the family "
+                          "is coming)")
+        if variant in TABLE_VARIANTS:
+            return self._create_table(form)
+        if form.seats is not None or form.partnership is not None:
+            raise Refusal("'seats' and 'partnership' are for the tables of three and four "
+                          "(bezique3, bezique4)")
         try:
             rules = Rules.preset(variant, target=target)
         except BeziqueError as e:
@@ -166,11 +191,62 @@ class Manager:
         self.store.insert(row)
         live = LiveGame(row, game)
         self._hold(live)
-        return live, token, invite
+        return live, token, {1: invite} if invite else {}
 
-    async def join(self, game_id: str, invite: str, name: str) -> tuple[LiveGame, str]:
-        """Take the free seat of a friend game with its invitation; returns the seat token."""
+    def _create_table(self, form: WebCreate) -> tuple[LiveGame, str, dict[int, str]]:
+        """A table for three or four: the creator at seat 0, the others friends or computers
+        (all computers unless said, or all friends with ``opponent = friend``)."""
+        options: dict[str, Any] = {}
+        if "target" in form.model_fields_set:
+            options["target"] = form.target
+        if form.partnership is not None:
+            options["partnership"] = form.partnership
+        try:
+            rules = Rules.preset(form.variant, **options)
+        except BeziqueError as e:
+            raise Refusal(str(e)) from None
+        others = form.seats
+        if others is None:
+            others = [WebSeat(kind="friend" if form.opponent == FRIEND else "computer",
+                              level=form.level) for _ in range(rules.nplayers - 1)]
+        seats, names, invites = new_seats(others, rules.nplayers)
+        if form.seed is not None and invites:
+            raise Refusal("a deal number (seed) may be chosen only for a game against the "
+                          "computer, as a whole number from 0")
+        seed = secrets.randbits(62) if form.seed is None else form.seed
+        game = Game(rules, seed=seed, first_dealer=rules.nplayers - 1)  # seat 0 leads
+        token = secrets.token_urlsafe(24)
+        names[0] = clean_name(form.name) or "Player 1"
+        now = time.time()
+        row = GameRow(
+            id=secrets.token_urlsafe(9), created=now, updated=now, opponent=TABLE,
+            level=form.level, agent_spec=level_spec(form.level), agent_seed=secrets.randbits(62),
+            seed=seed, token_hashes=[hash_token(token)] + [None] * (rules.nplayers - 1),
+            invite_hash=None, names=names, record=game.to_record(), version=0, seats=seats,
+        )
+        if form.seed is not None:
+            row.record["practice"] = True
+        row.summary = summary(game)
+        self.store.insert(row)
+        live = LiveGame(row, game)
+        self._hold(live)
+        return live, token, invites
+
+    async def join(self, game_id: str, invite: str, name: str) -> tuple[LiveGame, int, str]:
+        """Take a free seat of a friend game with its invitation; returns the seat and its
+        token."""
         live = self.get(game_id)
+        if is_table(live.row):
+            async with live.lock:
+                seat = invited_seat(live.row, invite)
+                token = secrets.token_urlsafe(24)
+                hashes, names = list(live.row.token_hashes), list(live.row.names)
+                hashes[seat] = hash_token(token)
+                names[seat] = clean_name(name) or names[seat]
+                self._save(live, token_hashes=hashes, names=names)
+            await self.broadcast(live)
+            self.kick_computer(live)
+            return live, seat, token
         async with live.lock:
             row = live.row
             if row.opponent != FRIEND:
@@ -185,7 +261,7 @@ class Manager:
             self._save(live, token_hashes=[row.token_hashes[0], hash_token(token)],
                        invite_hash=None, names=[row.names[0], clean_name(name) or "Player 2"])
         await self.broadcast(live)
-        return live, token
+        return live, 1, token
 
     # -- storing and sending
 
@@ -202,11 +278,19 @@ class Manager:
 
     def online(self, live: LiveGame) -> list[bool]:
         """Whether each seat has a page open on the game."""
-        return [bool(live.conns[0]), bool(live.conns[1])]
+        return [bool(live.conns[s]) for s in range(len(live.conns))]
 
     async def connect(self, live: LiveGame, seat: int, ws: WebSocket) -> None:
         """A page of the seat opened: it gets the view; the oldest page over the cap is closed;
-        the other seat hears of it only if the seat just came online."""
+        the other seats hear of it only if the seat just came online.  At a table, a seat the
+        computer took over is given back."""
+        leaving = live.leaving.pop(seat, None)
+        if leaving is not None:
+            leaving.cancel()
+        if is_away(live.row, seat):
+            async with live.lock:
+                self._save(live, seats=with_away(live.row, seat, False))
+            await self.broadcast(live, skip=seat)
         was = self.online(live)
         live.conns[seat][ws] = None
         while len(live.conns[seat]) > self.sockets_per_seat:
@@ -217,23 +301,63 @@ class Manager:
                                      "message": "this game was opened in another page"})
                 await old.close(code=4409)
         now = self.online(live)
-        await self.send(live, seat, ws, seat_view(live, seat, now))
+        await self.send(live, seat, ws, view_for(live, seat, now))
         if now != was:
-            await self.broadcast(live, only=1 - seat)
+            await self.broadcast(live, skip=seat)
 
     async def disconnect(self, live: LiveGame, seat: int, ws: WebSocket) -> None:
-        """A page of the seat closed: the other seat hears of it if the seat went offline."""
+        """A page of the seat closed: the others hear of it if the seat went offline; at a
+        table, the computer takes the seat over if no page of it opens again soon."""
         if live.conns[seat].pop(ws, 0) is None and not live.conns[seat]:
-            await self.broadcast(live, only=1 - seat)
+            await self.broadcast(live, skip=seat)
+            if is_person(live.row, seat) and seat not in live.leaving:
+                live.leaving[seat] = asyncio.create_task(self._away_after(live, seat))
         live.used = time.monotonic()
 
-    async def broadcast(self, live: LiveGame, only: int | None = None) -> None:
-        """Send each connected seat (or seat ``only``) its own view of the game."""
+    async def _away_after(self, live: LiveGame, seat: int) -> None:
+        """The computer takes over a table's seat whose pages stayed closed."""
+        await asyncio.sleep(self.away_seconds)
+        live.leaving.pop(seat, None)
+        if not live.conns[seat]:
+            with contextlib.suppress(Refusal):  # not stored (the database failed): stays
+                await self.leave(live, seat)
+
+    def close(self) -> None:
+        """The server is stopping: no seat is taken over any more; the workers stop."""
+        for live in self.games.values():
+            for task in live.leaving.values():
+                task.cancel()
+            live.leaving.clear()
+        self.pool.close()
+
+    async def leave(self, live: LiveGame, seat: int) -> None:
+        """A person leaves a table: the computer plays their seat until they come back."""
+        if not is_table(live.row):
+            raise Refusal("leaving is for the tables of three and four: against one person, "
+                          "just close the page", 409)
+        async with live.lock:
+            if is_away(live.row, seat):
+                return
+            self._save(live, seats=with_away(live.row, seat, True))
+        await self.broadcast(live)
+        self.kick_computer(live)
+
+    async def back(self, live: LiveGame, seat: int) -> None:
+        """A person takes their seat back from the computer."""
+        async with live.lock:
+            if not is_away(live.row, seat):
+                return
+            self._save(live, seats=with_away(live.row, seat, False))
+        await self.broadcast(live)
+
+    async def broadcast(self, live: LiveGame, only: int | None = None,
+                        skip: int | None = None) -> None:
+        """Send each connected seat (or seat ``only``, or all but ``skip``) its own view."""
         online = self.online(live)
-        for seat in (0, 1):
-            if not live.conns[seat] or only not in (None, seat):
+        for seat in range(len(live.conns)):
+            if not live.conns[seat] or only not in (None, seat) or seat == skip:
                 continue
-            msg = seat_view(live, seat, online)
+            msg = view_for(live, seat, online)
             for hook in self.send_hooks:
                 hook(live, seat, msg)
             for ws in list(live.conns[seat]):
@@ -257,6 +381,17 @@ class Manager:
         reply: dict[str, Any]
         if kind == "hint":
             return await hint(self.pool, live, seat, version)
+        if kind == "leave":
+            await self.leave(live, seat)
+            return {"type": "ack", "version": live.row.version}
+        if is_away(live.row, seat):  # a person back at the table takes their seat back
+            await self.back(live, seat)
+            if kind == "back":
+                return {"type": "ack", "version": live.row.version}
+            raise Refusal("welcome back: you have your seat again; look at the table and "
+                          "play on", 409)
+        if kind == "back":
+            raise Refusal("you hold your seat already", 409)
         async with live.lock:
             if version is not None and version != live.row.version:
                 raise Refusal("the game has moved on since that view: look again", 409)
@@ -269,6 +404,9 @@ class Manager:
                 if live.row.opponent == FRIEND and live.row.token_hashes[1] is None:
                     raise Refusal("wait for your friend: the game starts when both seats are "
                                   "taken", 409)
+                if is_table(live.row) and waiting(live.row):
+                    raise Refusal(f"{waiting_words(waiting(live.row))}: the game starts when "
+                                  "every seat is taken", 409)
                 if state.current_player() != seat:
                     raise Refusal("it is not your turn", 409)
                 try:
@@ -335,26 +473,32 @@ class Manager:
 
     def kick_computer(self, live: LiveGame) -> None:
         """Start the computer's moves in the background if it is to act."""
-        if live.computer_to_act() and (live.task is None or live.task.done()):
+        if computer_to_act(live) and (live.task is None or live.task.done()):
             live.task = asyncio.create_task(self._computer_moves(live))
 
     async def _computer_moves(self, live: LiveGame) -> None:
-        seat = live.computer_seat
-        assert seat is not None
         while True:
             if self.computer_delay:
                 await asyncio.sleep(self.computer_delay)
             async with live.lock:
-                if not live.computer_to_act():
+                if not computer_to_act(live):
                     return
                 state = live.game.state
+                seat = state.current_player()
+                spec = computer_spec(live, seat) or "random"
                 obs = state.observation(seat)
                 step = live.row.version
             try:  # the game is free meanwhile (a page may open, a hint be refused)
-                action = await self.pool.run(live.row.id, live.row.agent_spec,
+                action = await self.pool.run(live.row.id, spec,
                                              agent_seed(live.row, step), obs, wait=True)
-            except Exception:  # pragma: no cover - an agent bug, or the server stopping
-                return
+            except Exception:  # an agent that cannot play this table: the beginner plays it
+                if spec == "random" or not is_table(live.row):
+                    return  # pragma: no cover - an agent bug, or the server stopping
+                try:
+                    action = await self.pool.run(live.row.id, "random",
+                                                 agent_seed(live.row, step), obs, wait=True)
+                except Exception:  # pragma: no cover - the server stopping
+                    return
             async with live.lock:
                 if live.game.state is not state or live.row.version != step:
                     continue

@@ -30,7 +30,7 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
     record = parse_record(rec)
     done = replay_deals(record)
     out: list[dict[str, Any]] = []
-    totals: tuple[int, ...] = (0, 0)
+    totals: tuple[int, ...] = (0,) * record.rules.nplayers
     for i, d in enumerate(record.deals):
         state = record.start(i, totals)
         frames = [_frame(state, None, None, [])]
@@ -49,14 +49,15 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _frame(state: State, player: int | None, action: str | None,
            played: list[int]) -> dict[str, Any]:
+    seats = range(state.rules.nplayers)
     return {
         "player": player,
         "action": action,
         "trick_done": bool(played),
         "played": [card_name(c) for c in played],
         "winner": state.last_trick_winner if played else None,
-        "hands": [[card_name(c) for c in sorted(state.hand(s), key=display_key)] for s in (0, 1)],
-        "shown": [[card_name(c) for c in sorted(state.shown(s), key=display_key)] for s in (0, 1)],
+        "hands": [[card_name(c) for c in sorted(state.hand(s), key=display_key)] for s in seats],
+        "shown": [[card_name(c) for c in sorted(state.shown(s), key=display_key)] for s in seats],
         "trick": [card_name(c) for c in state.trick_cards()],
         "turnup": card_name(state.turnup) if state.turnup is not None else None,
         "stock": state.stock_left,

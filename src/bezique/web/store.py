@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     names TEXT NOT NULL,
     record TEXT NOT NULL,
     version INTEGER NOT NULL,
-    summary TEXT NOT NULL DEFAULT '{}'
+    summary TEXT NOT NULL DEFAULT '{}',
+    seats TEXT NOT NULL DEFAULT '[]'
 );
 """
 
@@ -84,6 +85,9 @@ class GameRow:
     record: dict[str, Any]
     version: int
     summary: dict[str, Any] = field(default_factory=dict)
+    # a table for three or four: each seat's kind, computer level, invitation digest and
+    # whether the computer has taken it over (:mod:`bezique.web.seats`); empty for two seats
+    seats: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -100,6 +104,10 @@ class Store:
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(SCHEMA)
+            columns = {r[1] for r in self._conn.execute("PRAGMA table_info(games)")}
+            if "seats" not in columns:  # a database from before the tables of three and four
+                self._conn.execute("ALTER TABLE games ADD COLUMN seats TEXT NOT NULL "
+                                   "DEFAULT '[]'")
 
     def close(self) -> None:
         """Close the database."""
@@ -111,13 +119,13 @@ class Store:
         with self._lock:
             self._conn.execute(
                 "INSERT INTO games (id, created, updated, opponent, level, agent_spec, "
-                "agent_seed, seed, token_hashes, invite_hash, names, record, version, summary) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "agent_seed, seed, token_hashes, invite_hash, names, record, version, summary, "
+                "seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id, row.created, row.updated, row.opponent, row.level, row.agent_spec,
                     row.agent_seed, row.seed, json.dumps(row.token_hashes), row.invite_hash,
                     json.dumps(row.names), json.dumps(row.record, separators=(",", ":")),
-                    row.version, json.dumps(row.summary),
+                    row.version, json.dumps(row.summary), json.dumps(row.seats),
                 ),
             )
 
@@ -130,12 +138,13 @@ class Store:
         with self._lock:
             cur = self._conn.execute(
                 "UPDATE games SET updated = ?, token_hashes = ?, invite_hash = ?, names = ?, "
-                "record = ?, version = ?, summary = ? WHERE id = ? AND version = ?",
+                "record = ?, version = ?, summary = ?, seats = ? WHERE id = ? AND version = ?",
                 (
                     row.updated, json.dumps(row.token_hashes), row.invite_hash,
                     json.dumps(row.names),
                     record_text or json.dumps(row.record, separators=(",", ":")),
-                    row.version, json.dumps(row.summary), row.id, row.version - 1,
+                    row.version, json.dumps(row.summary), json.dumps(row.seats), row.id,
+                    row.version - 1,
                 ),
             )
             if cur.rowcount != 1:
@@ -146,7 +155,7 @@ class Store:
         with self._lock:
             cur = self._conn.execute(
                 "SELECT id, created, updated, opponent, level, agent_spec, agent_seed, seed, "
-                "token_hashes, invite_hash, names, record, version, summary FROM games "
+                "token_hashes, invite_hash, names, record, version, summary, seats FROM games "
                 "WHERE id = ?",
                 (game_id,),
             )
@@ -157,7 +166,7 @@ class Store:
             id=r[0], created=r[1], updated=r[2], opponent=r[3], level=r[4], agent_spec=r[5],
             agent_seed=r[6], seed=r[7], token_hashes=json.loads(r[8]), invite_hash=r[9],
             names=json.loads(r[10]), record=json.loads(r[11]), version=r[12],
-            summary=json.loads(r[13]),
+            summary=json.loads(r[13]), seats=json.loads(r[14]),
         )
 
     def count(self) -> int:

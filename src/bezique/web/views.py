@@ -191,7 +191,7 @@ def summary(game: Game) -> dict[str, Any]:
         "target": game.rules.target,
         "scores": list(st.game_scores),
         "deal": len(game.deals) + 1,
-        "turn": turn if turn in (0, 1) else None,
+        "turn": turn if 0 <= turn < game.rules.nplayers else None,
         "deal_over": st.is_terminal(),
         "winner": game.winner,
     }

@@ -140,7 +140,7 @@ function homePage() {
     h("section", { class: "hero" },
       h("div", { class: "fan", "aria-hidden": "true" }, ["AH", "TH", "KH", "QH", "JH"].map(cardImg)),
       h("h1", {}, "Bezique"),
-      h("p", {}, "The classic two-handed card game of marriages, beziques and brisques."),
+      h("p", {}, "The classic card game of marriages, beziques and brisques, for two, three or four."),
       h("div", { class: "field name-field" }, h("label", { for: "name" }, "Your name (shown to your opponent and in the records)"), nameIn),
       PlayerName.get() ? null : h("p", { class: "new-player" }, "New to the game? ", h("a", { href: "#/tutorial", class: "btn secondary", id: "start-tutorial" }, "Try the tutorial deal"))),
     h("div", { class: "panels" },
@@ -157,6 +157,7 @@ function homePage() {
         h("div", { class: "field" }, h("label", { for: "fvariant" }, "Game"), variant("fvariant")),
         h("div", { class: "field" }, h("label", { for: "ftarget" }, "Play to"), target("ftarget")),
         h("button", { class: "btn", id: "start-friend", onclick: () => start("friend") }, "Create a game and get a link")),
+      BezTable.panel(nameIn, err),
       gamesPanel()),
     err);
 }
@@ -171,12 +172,20 @@ function gamesPanel() {
   api("/api/mine", { games }).then((r) => {
     if (!r.games.length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return; }
     list.replaceChildren(...r.games.map((g) => {
-      const me = g.seat, opp = 1 - g.seat;
+      const me = g.seat, opp = 1 - g.seat, table = g.opponent === "table";
       let state;
-      if (g.winner !== null && g.winner !== undefined) state = g.winner === me ? "You won" : `${g.names[g.winner]} won`;
-      else if (g.waiting_for_friend) state = "Waiting for your friend";
+      if (table && g.winner !== null && g.winner !== undefined) state = "Game over";
+      else if (g.winner !== null && g.winner !== undefined) state = g.winner === me ? "You won" : `${g.names[g.winner]} won`;
+      else if (g.waiting_for_friend) state = table ? "Waiting for players" : "Waiting for your friend";
       else if (g.deal_over) state = "Deal over";
-      else state = g.turn === me ? "Your turn" : `${g.names[opp]} to play`;
+      else state = g.turn === me ? "Your turn" : `${g.names[table ? g.turn : opp]} to play`;
+      if (table) {
+        return h("li", {},
+          h("div", {},
+            h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant} to ${g.target}`),
+            h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
+          h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open")));
+      }
       const token = encodeURIComponent(saved[g.id].token);
       const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
       return h("li", {},
@@ -281,7 +290,7 @@ class GamePage {
       if (this.msg && this.msg.text.startsWith("Connection lost")) this.msg = null;
       const snap = before ? BezMotion.snapshot() : null;
       this.render();
-      BezMotion.animate(before, m, snap);
+      if (!m.game.seats) BezMotion.animate(before, m, snap); // (two seats: the table's moves)
       BezSound.after(before, m);
     } else if (m.type === "error") {
       if (m.fatal) {
@@ -322,6 +331,7 @@ class GamePage {
     if ((k === "d" || k === "enter") && v.deal.specials.includes("pass")) { this.act("pass"); return true; }
     if (k === "x" && v.deal.specials.includes("exchange")) { this.act("exchange"); return true; }
     if (k === "s" && v.deal.specials.includes("seven")) { this.act("seven"); return true; }
+    if (k === "o" && v.deal.specials.includes("offer")) { this.act("offer"); return true; }
     return false;
   }
 
@@ -343,6 +353,7 @@ class GamePage {
   }
 
   render() {
+    if (this.view.game.seats) { BezTable.render(this); return; } // a table of three or four
     const { game: g, deal: d } = this.view;
     const me = g.you, opp = 1 - me;
     this.playable = [];

@@ -19,6 +19,7 @@ function helpPage() {
       h("li", {}, "1–9, 0: play the card with that number"),
       h("li", {}, "a, b, c…: declare the meld with that letter; x: exchange the seven; s: declare the seven"),
       h("li", {}, "d or Enter: draw (end your declaring turn); n: next deal"),
+      h("li", {}, "o: offer the declaring turn to your partner (four-handed, in partnership)"),
       h("li", {}, "h: hint; u: undo (against the computer)")),
     h("p", { class: "muted" }, "At the table: tick “Explain hints” and a hint also says why; “Motion” and “Sound” turn the card animations and the sounds on or off (nothing moves when your system asks for reduced motion). Your statistics are under Statistics."),
     rules));
@@ -140,7 +141,9 @@ class ReplayPage {
         h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
         h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
       h("div", { class: "status", id: "replay-step" }, what),
-      seat(1 - r.you),
+      // the other seats (one for two players; from my left at a table of three or four)
+      f.hands.length > 2 ? h("div", { class: "replay-others" }, f.hands.map((_, k) => (r.you + 1 + k) % f.hands.length)
+        .filter((s) => s !== r.you).map(seat)) : seat(1 - r.you),
       h("section", { class: "middle" },
         h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
           h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),

@@ -1,0 +1,266 @@
+// The tables for three and four (bezique3, bezique4): the home page's panel that sets a table
+// (each other seat a friend with a private link, or the computer), and the table itself drawn
+// for 3-4 seats: names, scores and side totals, each seat's shown cards, the trick of up to
+// four cards, whose turn, offer and combining as moves, the deal's result per seat and side.
+// Loaded before app.js; uses its helpers (h, cardImg, api, Saved, ...) at call time.
+"use strict";
+
+const BezTable = {
+  VARIANTS: [
+    ["bezique3", "Three-handed (96 cards)", 3, null],
+    ["bezique4", "Four-handed, partners across the table", 4, true],
+    ["bezique4-solo", "Four-handed, each for themselves", 4, false],
+  ],
+
+  invites: {
+    get(id) { try { return JSON.parse(localStorage.getItem(`bezique.invites.${id}`) || "[]"); } catch (e) { return []; } },
+    set(id, list) { localStorage.setItem(`bezique.invites.${id}`, JSON.stringify(list || [])); },
+  },
+
+  // ------------------------------------------------------------ the home page's panel
+  panel(nameIn, err) {
+    const variant = h("select", { id: "tvariant", name: "tvariant", onchange: () => seatsFor() },
+      this.VARIANTS.map(([v, t]) => h("option", { value: v }, t)));
+    const seatsBox = h("div", { class: "table-seats", id: "table-seats" });
+    const choice = (i) => h("select", { id: `seat-${i}`, "aria-label": `seat ${i + 1}` },
+      h("option", { value: "friend" }, "a friend (private link)"),
+      [1, 2, 3, 4, 5].map((lv) => h("option", { value: `computer:${lv}`, selected: lv === 1 }, `computer · ${lv} ${LEVEL_NAMES[lv]}`)));
+    const seatsFor = () => {
+      const n = this.VARIANTS.find((x) => x[0] === variant.value)[2];
+      const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+      seatsBox.replaceChildren(...Array.from({ length: n - 1 }, (_, k) => {
+        const sel = choice(k + 1);
+        if (old[k]) sel.value = old[k];
+        const partner = variant.value === "bezique4" && k + 1 === 2;
+        return h("div", { class: "field" }, h("label", { for: `seat-${k + 1}` },
+          `Seat ${k + 2}${partner ? " (your partner)" : ""}`), sel);
+      }));
+    };
+    seatsFor();
+    const start = async () => {
+      err.className = "msg"; err.textContent = "";
+      const [v, , , partnership] = this.VARIANTS.find((x) => x[0] === variant.value);
+      const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value === "friend"
+        ? { kind: "friend" } : { kind: "computer", level: +s.value.split(":")[1] });
+      // a seat whose player leaves is played at the lowest level chosen (else the beginner's)
+      const levels = seats.filter((s) => s.kind === "computer").map((s) => s.level);
+      const body = { variant: v.replace("-solo", ""), seats, name: nameIn.value,
+        level: levels.length ? Math.min(...levels) : 1 };
+      if (partnership !== null) body.partnership = partnership;
+      PlayerName.set(nameIn.value);
+      try {
+        const g = await api("/api/games", body);
+        Saved.set(g.id, g.token, g.seat, null);
+        this.invites.set(g.id, g.invites);
+        location.hash = `#/game/${g.id}`;
+      } catch (e) { err.className = "msg error"; err.textContent = e.message; }
+    };
+    return h("section", { class: "panel" },
+      h("h2", {}, "Play three or four"),
+      h("div", { class: "field" }, h("label", { for: "tvariant" }, "Game"), variant),
+      seatsBox,
+      h("button", { class: "btn", id: "start-table", onclick: start }, "Set the table"));
+  },
+
+  // ------------------------------------------------------------ the table
+  who(page, seat) { const g = page.view.game; return seat === g.you ? "You" : g.names[seat]; },
+
+  status(page) {
+    const { game: g, deal: d } = page.view;
+    const name = (s) => this.who(page, s);
+    if (g.winner !== null) return this.winnerText(page);
+    if (d.phase === "over") return `Deal ${g.deal} is over.`;
+    if (g.waiting_for) return `Waiting for ${g.waiting_for} player${g.waiting_for === 1 ? "" : "s"}: the game starts when every seat is taken.`;
+    if (g.seats[g.you].away) return "The computer is playing your seat. Take it back to play on.";
+    if (!d.your_turn) {
+      if (d.turn === null) return "";
+      if (d.phase === "declare") return `${name(d.turn)} won the trick and is declaring…`;
+      return `${name(d.turn)} to play…`;
+    }
+    if (d.phase === "declare") return d.specials.includes("offer")
+      ? "You won the trick: declare a meld, offer the turn to your partner, or draw."
+      : "You won the trick: declare a meld, or draw.";
+    if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
+    const lead = d.trick[0] ? cardText(d.trick[0].card) : "";
+    return d.end_phase ? `Play to ${lead}: follow suit and beat the best card if you can.` : `Play any card to ${lead}.`;
+  },
+
+  winnerText(page) {
+    const g = page.view.game;
+    if (g.partnership) {
+      const mine = g.you % 2 === g.winner;
+      const side = g.winner === 0 ? `${g.names[0]} & ${g.names[2]}` : `${g.names[1]} & ${g.names[3]}`;
+      return mine ? "Your side wins the game!" : `${side} win the game.`;
+    }
+    return g.winner === g.you ? "You win the game!" : `${g.names[g.winner]} wins the game.`;
+  },
+
+  render(page) {
+    const { game: g, deal: d } = page.view;
+    const me = g.you, n = g.seats.length;
+    const away = g.seats[me].away;
+    page.playable = [];
+    const playKey = (action) => {
+      if (!action || !d.your_turn) return null;
+      page.playable.push(action);
+      return PLAY_KEYS[page.playable.length - 1] || null;
+    };
+    const cardButton = (c, where) => {
+      const key = playKey(c.action);
+      return h("button", {
+        class: "card" + (c.action && d.your_turn ? " playable" : ""), disabled: !(c.action && d.your_turn),
+        "data-card": c.card, "data-action": c.action, "data-where": where,
+        "aria-label": `${c.action ? "Play" : ""} ${cardText(c.card)}${where === "table" ? " (on the table)" : ""}`.trim(),
+        title: key ? `Key ${key}` : null, onclick: () => c.action && page.act(c.action),
+      }, cardImg(c.card), key ? h("span", { class: "k" }, key) : null);
+    };
+    const meldTags = (seat) => d.melds[seat].length
+      ? h("div", { class: "meld-tags" }, d.melds[seat].map((m) => h("span", {
+          class: "meld-tag" + (m.intact ? "" : " broken"), title: m.cards.map(cardText).join(" ") }, `${m.name} ${m.points}`)))
+      : null;
+    const tag = (s) => {
+      const info = g.seats[s];
+      if (info.empty) return h("span", { class: "seat-tag" }, "waiting for them to sit");
+      if (info.kind === "computer") return h("span", { class: "seat-tag" }, "computer");
+      if (info.away) return h("span", { class: "seat-tag away" }, "away · the computer plays");
+      return null;
+    };
+    const head = (s) => h("div", { class: "seat-head" },
+      h("span", { class: "dot" + (g.seats[s].online ? " on" : ""), title: g.seats[s].online ? "online" : "offline" }),
+      h("span", { class: "name" }, s === me ? `${g.names[s]} (you)` : g.names[s]),
+      g.partner === s ? h("span", { class: "partner" }, "partner") : null,
+      d.dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
+      tag(s),
+      h("span", { class: "muted seat-score" }, `${d.scores[s]} · game ${g.totals[s]}`),
+      d.turn === s && d.phase !== "over" && !g.waiting_for ? h("span", { class: "turn-flag" }, s === me ? "your turn" : "to play") : null);
+
+    // the other seats, in playing order from my left
+    const others = [];
+    for (let k = 1; k < n; k++) {
+      const s = (me + k) % n;
+      const backs = [];
+      for (let i = 0; i < Math.min(d.hidden[s], 12); i++) backs.push(h("div", { class: "card" }, backImg()));
+      others.push(h("section", { class: "seat other" + (g.partner === s ? " partner-seat" : ""), "data-seat": s, "aria-label": g.names[s] },
+        head(s),
+        h("div", { class: "backs", "aria-label": `${d.hidden[s]} cards in hand` }, backs,
+          h("span", { class: "count" }, `${d.hidden[s]}`)),
+        d.known[s].length ? h("div", { class: "muted known" }, `Known in hand: ${d.known[s].map(cardText).join(" ")}`) : null,
+        d.table[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"),
+          h("div", { class: "cards small shown", "data-seat": s }, d.table[s].map((c) => staticCard(c.card)))) : null,
+        meldTags(s)));
+    }
+
+    // the stock and the trick
+    const stock = h("div", { class: "stock-area" },
+      h("div", { class: "stock-pile", "aria-label": `stock: ${d.stock} cards; turn-up ${d.turnup ? cardText(d.turnup) : "taken"}` },
+        d.turnup ? h("div", { class: "turnup" }, cardImg(d.turnup)) : null,
+        d.stock > 0 ? h("div", { class: "top" }, backImg(), h("span", { class: "count", id: "stock-count" }, d.stock)) : null),
+      d.trump ? h("div", { class: "trump-box" }, h("img", { src: `/suits/${d.trump}.svg`, alt: "" }),
+        h("div", { class: "t", id: "trump" }, `Trumps: ${SUIT_NAMES[d.trump]}`)) : null);
+    const showing = d.trick.length ? d.trick : d.last_trick ? d.last_trick.cards : [];
+    const trick = h("div", { class: "trick-cards four" + (d.trick.length ? "" : " faded"), id: "trick" },
+      showing.length ? showing.map((t, i) => h("figure", { "data-seat": t.seat }, staticCard(t.card),
+        h("figcaption", {}, `${this.who(page, t.seat)}${i === 0 ? " led" : ""}`))) : h("div", { class: "slot" }));
+    const caption = d.trick.length ? "Current trick" :
+      d.last_trick ? `${this.who(page, d.last_trick.winner)} won the last trick` : "No trick yet";
+    const middle = h("section", { class: "middle" }, stock,
+      h("div", { class: "trick-area" }, trick, h("div", { class: "label", id: "trick-caption" }, caption)));
+
+    // my moves
+    const declare = h("div", { class: "declare", id: "declare" });
+    const seven = cardText("7" + (d.trump || "S"));
+    if (d.your_turn && d.phase === "declare") {
+      d.melds_available.forEach((m, i) => declare.append(h("button", {
+        class: "btn", "data-action": m.action, onclick: () => page.act(m.action),
+        title: m.partner_cards.length ? `with your partner's ${m.partner_cards.map(cardText).join(" ")} from the table` : m.cards.map(cardText).join(" "),
+      }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`,
+        m.partner_cards.length ? h("span", { class: "with-partner" }, ` (with your partner's ${m.partner_cards.map(cardText).join(" ")})`) : null)));
+      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn", "data-action": "exchange", onclick: () => page.act("exchange") },
+        h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
+      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn", "data-action": "seven", onclick: () => page.act("seven") },
+        h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
+      if (d.specials.includes("offer")) declare.append(h("button", { class: "btn secondary", "data-action": "offer", id: "offer", onclick: () => page.act("offer") },
+        h("span", { class: "key" }, "o"), "Offer the turn to your partner"));
+      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary", "data-action": "pass", id: "pass", onclick: () => page.act("pass") },
+        h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
+    }
+    let summary = null;
+    if (d.phase === "over") summary = this.result(page);
+    const msg = page.msg ? h("div", { class: `msg ${page.msg.kind}`, role: "alert", id: "msg" }, page.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
+    const tools = h("div", { class: "tools" },
+      away ? h("button", { class: "btn", id: "take-back", onclick: () => page.send({ type: "back" }) }, "Take my seat back")
+        : g.winner === null ? h("button", { class: "btn ghost", id: "leave", title: "The computer plays your seat until you come back with your link", onclick: () => page.send({ type: "leave" }) }, "Leave the table") : null,
+      h("button", { class: "btn ghost", id: "seat-link", onclick: () => page.seatLink() }, "My seat link"),
+      toggle("motion", "Motion", "Cards slide to the trick and to its winner", BezMotion, "on"),
+      toggle("sound", "Sound", "Short sounds for cards, melds and your turn", BezSound, "on"),
+      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null);
+    const mySeat = h("section", { class: "seat me" + (d.your_turn ? " my-turn" : ""), "aria-label": "your seat" },
+      h("div", { class: "me-head" }, head(me), tools),
+      h("div", { class: "status", id: "status", "aria-live": "polite" }, this.status(page),
+        d.drew ? h("span", { class: "sub" }, ` You drew ${cardText(d.drew)}.`) : null),
+      summary, declare,
+      d.table[me].length ? h("div", {}, h("div", { class: "label" }, "Your cards on the table"),
+        h("div", { class: "cards small keyed", id: "my-table" }, d.table[me].map((c) => cardButton(c, "table")))) : null,
+      meldTags(me),
+      d.hand.length ? h("div", { class: "label" }, "Your hand") : null,
+      h("div", { class: "cards hand", id: "hand" }, d.hand.map((c) => cardButton(c, "hand"))),
+      msg);
+
+    const side = h("aside", { class: "side" },
+      g.waiting_for ? this.invitePanel(page) : null,
+      h("section", { class: "panel" }, this.scoreboard(page),
+        h("div", { class: "muted trick-count", "data-tricks": d.tricks_played }, d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
+      h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
+        h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
+
+    document.body.dataset.version = String(g.version);
+    show(h("div", { class: "table multi", "data-seats": n },
+      h("div", { class: "others" }, others), middle, mySeat, side));
+  },
+
+  scoreboard(page) {
+    const { game: g, deal: d } = page.view;
+    const rows = g.seats.map((s) => h("tr", { class: s.seat === g.you ? "mine" : null, "data-seat": s.seat },
+      h("td", {}, s.seat === g.you ? "You" : g.names[s.seat]), h("td", {}, d.scores[s.seat]),
+      h("td", {}, d.brisques[s.seat]), h("td", {}, g.totals[s.seat])));
+    if (g.partnership) {
+      for (const side of [0, 1]) {
+        rows.push(h("tr", { class: "total side-row", "data-side": side },
+          h("td", {}, side === g.you % 2 ? "Your side" : "Their side"), h("td", {}, d.side_scores[side]),
+          h("td", {}, d.brisques[side] + d.brisques[side + 2]), h("td", {}, g.side_totals[side])));
+      }
+    }
+    return h("table", { class: "scoreboard", id: "scores" },
+      h("thead", {}, h("tr", {}, h("th", {}, `Deal ${g.deal} · to ${g.target}`), h("th", {}, "Deal"), h("th", {}, "Brisques"), h("th", {}, "Game"))),
+      h("tbody", {}, rows));
+  },
+
+  result(page) {
+    const { game: g, deal: d } = page.view;
+    const line = g.partnership
+      ? `Deal ${g.deal}: your side ${d.side_scores[g.you % 2]}, their side ${d.side_scores[1 - g.you % 2]}`
+      : `Deal ${g.deal}: ` + g.seats.map((s) => `${this.who(page, s.seat)} ${d.scores[s.seat]}`).join(", ");
+    return h("div", { class: "summary", id: "summary" },
+      h("h3", {}, line),
+      h("div", { class: "muted" }, "Per seat: " + g.seats.map((s) => `${this.who(page, s.seat)} ${d.scores[s.seat]} (brisques ${d.brisques[s.seat]})`).join(" · ")),
+      g.winner !== null
+        ? h("div", { class: "winner-banner", id: "winner" }, this.winnerText(page))
+        : h("button", { class: "btn", id: "next-deal", onclick: () => page.send({ type: "next" }) }, h("span", { class: "key" }, "n"), "Next deal"));
+  },
+
+  invitePanel(page) {
+    const g = page.view.game;
+    const base = SERVER.public_url || location.origin;
+    const links = this.invites.get(g.id);
+    const empty = g.seats.filter((s) => s.empty);
+    return h("section", { class: "invite", id: "invite" },
+      h("strong", { id: "waiting" }, `Waiting for ${g.waiting_for} player${g.waiting_for === 1 ? "" : "s"}`),
+      links.length ? h("p", { class: "note" }, "Send each friend their own link (one per seat):")
+        : h("p", {}, "The friends still to come: " + empty.map((s) => g.names[s.seat]).join(", ") + ". The creator of the table has their links."),
+      links.filter((l) => g.seats[l.seat].empty).map((l) => {
+        const link = `${base}/#/join/${g.id}/${l.invite}`;
+        return h("div", { class: "field" }, h("label", { for: `invite-${l.seat}` }, `Seat ${l.seat + 1}`),
+          h("input", { type: "text", readonly: true, value: link, id: `invite-${l.seat}`, onfocus: (e) => e.target.select() }));
+      }));
+  },
+};

@@ -1,0 +1,138 @@
+"""End to end in a real headless Chromium: a four-handed partnership deal at one table, two
+friends (partners, seats 0 and 2, each in their own browser context, one of them on a phone's
+width) and two computers, set up from the home page and played by clicks to the end of the deal.
+
+Without a Chromium the test is skipped, unless ``BEZIQUE_REQUIRE_BROWSER=1`` (CI sets it)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from test_web_e2e import browser, free_port  # noqa: F401 (the browser fixture)
+
+from bezique.web.app import create_app
+
+TIMEOUT_MS = 15000
+VERSION = "document.body.dataset.version"
+
+
+@pytest.fixture
+def fast_site(tmp_path: Path) -> Iterator[str]:
+    """The site with the computer moving at once, in a thread (no worker process to start)."""
+    app = create_app(tmp_path / "games.db", computer_delay=0.0, workers=0)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 15
+    while not server.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def _page(chromium: Any, errors: list[str], **viewport: int) -> Any:
+    page = chromium.new_context(viewport=viewport).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def _move(page: Any, seen: dict[str, int]) -> None:
+    """One move by clicks: offer the declaring turn once, else the first meld or the draw,
+    else the first playable card; then wait for the view that follows it."""
+    version = page.evaluate(VERSION)
+    if page.query_selector("#offer") and not seen["offer"]:
+        seen["offer"] += 1
+        page.click("#offer")
+    elif page.query_selector("#declare [data-action^='meld']"):
+        seen["meld"] += 1
+        page.click("#declare [data-action^='meld']")
+    elif page.query_selector("#pass"):
+        page.click("#pass")
+    else:
+        page.click("#hand button.card.playable, #my-table button.card.playable")
+    page.wait_for_function(f"v => {VERSION} !== v", arg=version, timeout=TIMEOUT_MS)
+
+
+def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
+        fast_site: str, browser: Any) -> None:  # noqa: F811 (the fixture)
+    errors: list[str] = []
+    ann = _page(browser, errors, width=1200, height=900)
+    ann.goto(fast_site + "/")
+    ann.fill("#name", "Ann")
+    ann.select_option("#tvariant", "bezique4")
+    ann.select_option("#seat-1", "computer:1")
+    ann.select_option("#seat-2", "friend")
+    ann.select_option("#seat-3", "computer:1")
+    assert "your partner" in ann.inner_text("label[for=seat-2]")
+    ann.click("#start-table")
+    ann.wait_for_selector("#waiting")
+    assert ann.inner_text("#waiting") == "Waiting for 1 player"
+    assert "Waiting for 1 player" in ann.inner_text("#status")
+    assert ann.query_selector("#hand button.card.playable") is None
+    link = ann.input_value("#invite-2")
+    assert "/#/join/" in link
+
+    # the partner opens the link on a phone
+    bea = _page(browser, errors, width=390, height=844)
+    bea.goto(link)
+    bea.fill("#name", "Bea")
+    bea.click("#join")
+    bea.wait_for_selector(".table.multi")
+    ann.wait_for_function("() => !document.querySelector('#waiting')")
+    assert ann.inner_text(".seat.other[data-seat='2'] .name") == "Bea"
+    assert "partner" in ann.inner_text(".seat.other[data-seat='2']")
+    assert bea.inner_text(".seat.other[data-seat='0'] .name") == "Ann"
+    # a phone's width: the table fits without scrolling sideways
+    assert bea.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    # four seats, each with its own line of the scores, and the two sides
+    assert len(ann.query_selector_all("#scores tbody tr[data-seat]")) == 4
+    assert len(ann.query_selector_all("#scores tbody tr.side-row")) == 2
+
+    seen = {"offer": 0, "meld": 0, "trick4": 0}
+    pages = [ann, bea]
+    away = "#trick-caption"  # (any element) until Bea leaves
+    for _ in range(1500):
+        if all(p.query_selector("#summary") for p in pages):
+            break
+        tricks = int(ann.get_attribute(".trick-count", "data-tricks") or 0)
+        if away == "#trick-caption" and tricks >= 4 and bea.query_selector("#leave"):
+            # Bea leaves: the computer plays her seat and Ann's table says so
+            bea.click("#leave")
+            ann.wait_for_selector(".seat.other[data-seat='2'] .seat-tag.away")
+            bea.wait_for_selector("#take-back")
+            away = "#take-back"
+        elif away == "#take-back" and tricks >= 7:
+            bea.click("#take-back")  # her link's page takes the seat back
+            bea.wait_for_selector("#leave")
+            ann.wait_for_function(
+                "() => !document.querySelector(\".seat.other[data-seat='2'] .seat-tag.away\")")
+            away = ""
+        moved = False
+        for p in pages:
+            if p.query_selector(".seat.me.my-turn") and not p.query_selector("#summary"):
+                if len(p.query_selector_all("#trick figure")) == 3:
+                    seen["trick4"] += 1  # three cards down: mine is the fourth
+                _move(p, seen)
+                moved = True
+        if not moved:
+            ann.wait_for_timeout(15)
+    assert all(p.query_selector("#summary") for p in pages), "the deal did not end"
+    for p in pages:
+        summary = p.inner_text("#summary")
+        assert "your side" in summary and "Per seat" in summary
+        assert p.query_selector("#next-deal") or p.query_selector("#winner")
+    # both partners see the same result, and the scores add up by side
+    assert ann.inner_text("#summary h3") == bea.inner_text("#summary h3")
+    assert seen["trick4"] > 0 and seen["offer"] == 1 and away == ""
+    assert not errors, errors
