@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from bezique.actions import EXCHANGE, SEVEN
+from bezique.actions import CARTE, EXCHANGE, SEVEN
 from bezique.cards import RANKS, SUITS, card_name, parse_card
 from bezique.cli import main
 from bezique.record import parse_record, replay
@@ -38,7 +38,7 @@ ALLOWED_KEYS = {
     "trump", "dealer", "turn", "phase", "your_turn", "stock", "turnup", "end_phase", "hand",
     "opponent_hidden", "opponent_known", "table", "melds", "trick", "last_trick",
     "tricks_played", "scores", "brisques", "melds_available", "specials", "legal", "log", "drew",
-    "hint_action",
+    "hint_action", "guesses", "settlement", "one_deal",
     # nested
     "card", "name", "cards", "points", "intact", "seat", "leader", "lead", "follow",
 }
@@ -102,18 +102,20 @@ class PrivacyScan:
         key = (live.row.id, seat, msg["game"]["deal"])
         tables = self.seen.setdefault(key, Counter())
         tables |= Counter(x["card"] for x in d["table"][other])
-        seven = ("9" if msg["game"]["variant"] == "binocle" else "7") + d["trump"]
-        events = Counter([card_name(st.turnup_card)])
+        seven = ("9" if msg["game"]["variant"] == "binocle" else "7") + (d["trump"] or "?")
+        events = Counter([card_name(st.turnup_card)] if st.turnup_card >= 0 else [])
         for p, a in st.history():
             if a == EXCHANGE or (a == SEVEN and p == other):
                 events[seven] += 1
+            if a == CARTE and p == other:  # carte blanche shows the hand (RULES.md 9.0.4)
+                events |= Counter(_names(st.hand(other)))
         known = Counter(d["opponent_known"])
         assert not known - Counter(_names(st.hand(other))), "known cards not in the other hand"
         assert not known - (tables + events), f"{known - (tables + events)} were never on show"
         # legal actions name only this seat's own cards
         mine = Counter(_names(st.hand(seat))) + Counter(_names(st.shown(seat)))
         for a in d["legal"]:
-            for tok in a.split()[1:]:
+            for tok in a.split()[1:] if not a.startswith("guess ") else ():
                 assert card_name(parse_card(tok.split("*")[0])) in mine
         # the log never says what the other seat drew
         for e in d["log"]:
@@ -420,7 +422,7 @@ def test_every_bad_request_is_refused_and_changes_nothing(tmp_path: Path,
         # creating games with bad settings
         for body in ({"opponent": "robot"}, {"level": 9}, {"target": -5},
                      {"variant": "poker"}, {"opponent": "friend", "seed": 3},
-                     {"variant": "rubicon"}, {"variant": "sixpack", "opponent": "friend"}):
+                     {"variant": "rubicon", "level": 0}, {"variant": "sixpack", "seats": []}):
             r = client.post("/api/games", json=body)
             assert r.status_code == 400, body
             assert "error" in r.json(), body

@@ -225,3 +225,28 @@ def test_friend_waits_then_a_whole_game_ends_with_its_deals_and_play_again(
     page.wait_for_selector("#hand button.card")
     assert page.query_selector("#play-again") is None
     assert not errors, errors
+
+
+def test_a_whole_rubicon_game_in_the_browser(site: str, browser: Any) -> None:
+    """Issue #13: Rubicon against the computer in the browser, one deal to its settlement: no
+    turn-up, trumps 'not yet fixed' until a marriage, the settlement in words at the end."""
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(site + "/")
+    page.select_option("#level", "1")
+    page.select_option("#cvariant", "rubicon")
+    page.click("#start-computer")
+    page.wait_for_selector("#hand button.card")
+    assert "not yet fixed" in page.inner_text("#trump")
+    assert len(_table(page)["hand"]) == 9
+    seen = {"broken": 0}
+    for _ in range(400):
+        if page.query_selector("#settlement"):
+            break
+        _step(page, seen)
+    assert " = " in page.inner_text("#settlement")
+    assert page.query_selector("#play-again") and not page.query_selector("#next-deal")
+    assert not errors, errors

@@ -354,7 +354,8 @@ class WebCreate(_Model):
         "computer", description="'opponent' must be 'computer' or 'friend'")
     variant: StrictStr = Field(
         "bezique", max_length=64,
-        description="'variant' must be bezique, binocle, bezique3 or bezique4")
+        description="'variant' must be bezique, binocle, rubicon, sixpack, eightpack, "
+                    "bezique3 or bezique4")
     target: StrictInt = Field(1000, ge=100, le=10_000,
                               description="'target' must be a whole number from 100 to 10000")
     level: StrictInt = Field(DEFAULT_LEVEL, ge=1, le=5,

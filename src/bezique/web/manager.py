@@ -58,7 +58,9 @@ from .workers import AgentPool
 # that its pages show (the one-deal games need trumps shown as not yet fixed, no turn-up and
 # the settlement in words: web/static, issue #13 item 4).
 # bezique3 and bezique4 are played at a table of three or four (:mod:`bezique.web.seats`).
-WEB_VARIANTS = tuple(v for v in AGENT_VARIANTS if v in ("bezique", "binocle", *TABLE_VARIANTS))
+ONE_DEAL = ("rubicon", "sixpack", "eightpack")  # RULES.md 9.1-9.3: a game is one deal
+WEB_VARIANTS = tuple(v for v in AGENT_VARIANTS if v in ("bezique", "binocle", *ONE_DEAL,
+                                                        *TABLE_VARIANTS))
 
 MAX_NAME = 24
 
@@ -147,8 +149,9 @@ class Manager:
         if form.seats is not None or form.partnership is not None:
             raise Refusal("'seats' and 'partnership' are for the tables of three and four "
                           "(bezique3, bezique4)")
-        try:
-            rules = Rules.preset(variant, target=target)
+        try:  # the one-deal games have no target: each deal is settled (RULES.md 9.0.7)
+            rules = Rules.preset(variant) if variant in ONE_DEAL else \
+                Rules.preset(variant, target=target)
         except BeziqueError as e:
             raise Refusal(str(e)) from None
         if seed is not None and opponent != COMPUTER:

@@ -66,12 +66,15 @@ def seat_view(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
     deal_scores = [list(st.scores) for st in live.game.deals]
     if live.game.state.is_terminal():
         deal_scores.append(list(live.game.state.scores))
-    return build_view(obs, live.row, len(live.game.deals) + 1, online, deal_scores)
+    st = live.game.state
+    words = (st.settlement_words() if st.rules.settlement == "portland" and st.is_terminal()
+             else None)
+    return build_view(obs, live.row, len(live.game.deals) + 1, online, deal_scores, words)
 
 
 def build_view(
     obs: Observation, row: GameRow, deal_number: int, online: list[bool],
-    deal_scores: list[list[int]] | None = None,
+    deal_scores: list[list[int]] | None = None, settlement: str | None = None,
 ) -> dict[str, Any]:
     """Turn an observation (and the game's public facts) into the JSON a seat is sent."""
     seat, other = obs.seat, 1 - obs.seat
@@ -103,7 +106,8 @@ def build_view(
             {"action": text, "name": name, "points": pts, "cards": [_code(c) for c in cards]}
         )
     melds_avail.sort(key=lambda m: (-int(m["points"]), str(m["action"])))
-    specials = [a for a in ("exchange", "seven", "pass") if a in legal]
+    specials = [a for a in ("exchange", "seven", "carte", "pass") if a in legal]
+    guesses = sorted(int(a.split()[1]) for a in legal if a.startswith("guess "))
     won = [0, 0]
     for t in obs.tricks:
         won[t.winner] += rules.card_points[rank_of(t.lead)] + rules.card_points[rank_of(t.follow)]
@@ -141,7 +145,7 @@ def build_view(
             "finished_deals": deal_number - (0 if over else 1),
         },
         "deal": {
-            "trump": SUITS[obs.trump],
+            "trump": SUITS[obs.trump] if obs.trump >= 0 else None,  # None: not fixed yet
             "dealer": obs.dealer,
             "turn": turn,
             "phase": obs.phase,
@@ -175,6 +179,10 @@ def build_view(
             "brisques": won,
             "melds_available": melds_avail,
             "specials": specials,
+            "guesses": guesses,  # the cut bonus: the guesses of the cut (RULES.md 9.2)
+            # the one-deal games: how the deal is settled, in words, once it is over
+            "settlement": settlement,
+            "one_deal": rules.settlement == "portland",
             "legal": sorted(legal),
             "log": _log(obs, names),
             "drew": drew,

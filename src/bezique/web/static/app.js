@@ -109,7 +109,9 @@ function homePage() {
   const level = h("select", { id: "level", name: "level" },
     [1, 2, 3, 4, 5].map((lv) => h("option", { value: lv, selected: lv === 3 }, `${lv} · ${LEVEL_NAMES[lv]}`)));
   const variant = (id) => h("select", { id, name: "variant" },
-    h("option", { value: "bezique" }, "Bezique (64 cards)"), h("option", { value: "binocle" }, "Binocle (48 cards)"));
+    h("option", { value: "bezique" }, "Bezique (64 cards)"), h("option", { value: "binocle" }, "Binocle (48 cards)"),
+    h("option", { value: "rubicon" }, "Rubicon (128 cards, one deal)"), h("option", { value: "sixpack" }, "Six-pack (192 cards, one deal)"),
+    h("option", { value: "eightpack" }, "Eight-pack (256 cards, one deal)"));
   const target = (id) => h("select", { id, name: "target" },
     [[1000, "1000 (standard)"], [1500, "1500"], [2000, "2000"], [500, "500 (quick)"]].map(([v, t]) => h("option", { value: v }, t)));
   const err = h("div", { class: "msg", role: "alert" });
@@ -321,8 +323,8 @@ class GamePage {
     const k = ev.key.toLowerCase();
     if (k === "h" && v.game.opponent === "computer") { this.hint(); return true; }
     if (k === "u" && v.game.can_undo) { this.send({ type: "undo" }); return true; }
-    if (k === "n" && v.deal.phase === "over" && v.game.winner === null) { this.send({ type: "next" }); return true; }
-    if (k === "n" && v.game.winner !== null) { this.playAgain(); return true; }
+    if (k === "n" && v.deal.phase === "over" && v.game.winner === null && !v.deal.one_deal) { this.send({ type: "next" }); return true; }
+    if (k === "n" && (v.game.winner !== null || (v.deal.one_deal && v.deal.phase === "over"))) { this.playAgain(); return true; }
     if (!v.deal.your_turn) return false;
     const pi = PLAY_KEYS.indexOf(k);
     if (pi >= 0 && this.playable[pi]) { this.act(this.playable[pi]); return true; }
@@ -332,6 +334,7 @@ class GamePage {
     if (k === "x" && v.deal.specials.includes("exchange")) { this.act("exchange"); return true; }
     if (k === "s" && v.deal.specials.includes("seven")) { this.act("seven"); return true; }
     if (k === "o" && v.deal.specials.includes("offer")) { this.act("offer"); return true; }
+    if (k === "c" && v.deal.specials.includes("carte")) { this.act("carte"); return true; }
     return false;
   }
 
@@ -339,12 +342,13 @@ class GamePage {
     const { game: g, deal: d } = this.view;
     const opp = g.names[1 - g.you];
     if (g.winner !== null) return g.winner === g.you ? "You win the game!" : `${opp} wins the game.`;
-    if (d.phase === "over") return `Deal ${g.deal} is over.`;
+    if (d.phase === "over") return d.one_deal ? `The deal is over: ${d.settlement || ""}` : `Deal ${g.deal} is over.`;
     if (g.waiting_for_friend) return "Waiting for your friend: the game starts when they take their seat.";
     if (!d.your_turn) {
       if (d.phase === "declare") return `${opp} won the trick and is declaring…`;
       return `${opp} to play…`;
     }
+    if (d.phase === "guess") return "The dealer cut the pack: guess how many cards (a right guess scores 150).";
     if (d.phase === "declare" && this.onlyDraw() && this.autoDraw) return "You won the trick; nothing to declare: drawing…";
     if (d.phase === "declare") return "You won the trick: declare a meld, or draw.";
     if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
@@ -404,8 +408,9 @@ class GamePage {
         d.turnup ? h("div", { class: "turnup" }, cardImg(d.turnup)) : null,
         d.stock > 0 ? h("div", { class: "top" }, backImg(), h("span", { class: "count", id: "stock-count" }, d.stock)) : null),
       h("div", { class: "trump-box" },
-        h("img", { src: `/suits/${d.trump}.svg`, alt: "" }),
-        h("div", { class: "t", id: "trump" }, `Trumps: ${SUIT_NAMES[d.trump]}`)));
+        d.trump ? h("img", { src: `/suits/${d.trump}.svg`, alt: "" }) : null,
+        h("div", { class: "t", id: "trump" }, d.trump ? `Trumps: ${SUIT_NAMES[d.trump]}`
+          : "Trumps: not yet fixed (the first marriage or sequence fixes them)")));
     let trick;
     if (d.trick.length) {
       trick = h("div", { class: "trick-cards", id: "trick" },
@@ -426,7 +431,7 @@ class GamePage {
 
     // me
     const declare = h("div", { class: "declare", id: "declare" });
-    const seven = cardText((g.variant === "binocle" ? "9" : "7") + d.trump);
+    const seven = d.trump ? cardText((g.variant === "binocle" ? "9" : "7") + d.trump) : "";
     const drawing = this.onlyDraw() && this.autoDraw;
     if (d.your_turn && d.phase === "declare" && !drawing) {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
@@ -440,8 +445,17 @@ class GamePage {
       if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary" + hintCls("pass"), "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
+    if (d.your_turn && d.specials.includes("carte")) declare.append(h("button", { class: "btn" + hintCls("carte"), "data-action": "carte", id: "carte", onclick: () => this.act("carte") },
+      h("span", { class: "key" }, "c"), "Carte blanche: show a hand without a court card"));
+    if (d.your_turn && d.phase === "guess") d.guesses.forEach((n) => declare.append(h("button", { class: "btn", "data-action": `guess ${n}`, onclick: () => this.act(`guess ${n}`) }, `${n} cards`)));
     let summary = null;
-    if (g.winner !== null) {
+    if (d.one_deal && d.phase === "over") {
+      summary = h("div", { class: "summary game-over", id: "summary" },
+        h("h3", {}, `${this.name(me)} ${d.scores[me]}, ${g.names[opp]} ${d.scores[opp]}`),
+        h("div", { class: "winner-banner", id: "winner" }, g.winner === null ? "A draw." : g.winner === me ? "You win the game." : `${g.names[opp]} wins the game.`),
+        h("div", { id: "settlement" }, `Settled: ${d.settlement || ""}`),
+        h("button", { class: "btn", id: "play-again", onclick: () => this.playAgain() }, h("span", { class: "key" }, "n"), "Play again"));
+    } else if (g.winner !== null) {
       summary = this.gameOver();
     } else if (d.phase === "over") {
       summary = h("div", { class: "summary", id: "summary" },
@@ -515,6 +529,7 @@ class GamePage {
     const body = g.opponent === "computer"
       ? { opponent: "computer", level: g.level, variant: g.variant, target: g.target }
       : { opponent: "friend", variant: g.variant, target: g.target };
+    if (this.view.deal.one_deal) delete body.target; // one deal, settled: no target
     body.name = g.names[g.you];
     try {
       const n = await api("/api/games", body);
