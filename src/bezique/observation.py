@@ -247,7 +247,9 @@ def observe(state: ObservedState, seat: int) -> Observation:
                 trick = []
         elif a == act.PASS:
             take = min(n, len(stock) - pos)
-            i = (seat - player) % n
+            # the trick's winner draws first, also when its partner passes after an offer
+            first = tricks[-1].winner if tricks else player
+            i = (seat - first) % n
             draws.append(card_of(stock[pos + i]) if i < take else face_up)
             pos += take
         elif a == act.EXCHANGE:
