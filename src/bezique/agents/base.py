@@ -24,9 +24,10 @@ from ..errors import OptionError
 from ..observation import Observation
 from ..rules import Rules
 
-# The variants the computer players know: the two-handed ones (RULES.md 2, 4, 9.1-9.3).  The
-# three- and four-handed games wait for agents that see more than one opponent.
-AGENT_VARIANTS = ("bezique", "binocle", "rubicon", "sixpack", "eightpack")
+# The variants the computer players know: the two-handed ones (RULES.md 2, 4, 9.1-9.3) and the
+# three- and four-handed games (9.4, 9.5; :mod:`bezique.agents.table_play`).
+AGENT_VARIANTS = ("bezique", "binocle", "rubicon", "sixpack", "eightpack", "bezique3",
+                  "bezique4")
 
 
 def require_agent_variant(rules: Rules) -> None:
@@ -35,9 +36,8 @@ def require_agent_variant(rules: Rules) -> None:
         seats = f"{rules.nplayers}-handed " if rules.nplayers != 2 else ""
         raise OptionError(
             f"the computer players do not play {seats}{rules.variant} yet (they play "
-            f"{', '.join(AGENT_VARIANTS[:-1])} and {AGENT_VARIANTS[-1]}, the two-handed "
-            f"games); watch it with 'bezique demo --variant {rules.variant}' or replay its "
-            "records"
+            f"{', '.join(AGENT_VARIANTS[:-1])} and {AGENT_VARIANTS[-1]}); watch it with "
+            f"'bezique demo --variant {rules.variant}' or replay its records"
         )
 
 
