@@ -13,7 +13,9 @@ random but consistently with every public fact:
   received before the use that is still free: a random choice among them never gets stuck,
   since a seat never uses more cards than it received;
 * the copies everyone knows of (a turn-up taken, a declared seven, shown cards back in the
-  hand at the end of the stock) as the observation lists them.
+  hand at the end of the stock) as the observation lists them;
+* in the end phase, what a follower's card shows it does not hold (a suit it did not follow,
+  a higher card it did not play, a trump it did not use): its last unknown cards avoid those.
 
 The deal is built with :meth:`State.from_cards` and the observed actions are replayed on it;
 a world is kept only if the seat's observation of it equals the given one.  Only ``obs`` is
@@ -39,6 +41,7 @@ from ..cards import card_of, make_card, parse_card
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..state import State
+from ..tricks import beats
 from .sampling import SamplingError
 
 _TRIES = 300
@@ -80,16 +83,25 @@ class TablePlan:
         my_used: Counter[int] = Counter()
         events: list[list[_Event]] = [[("recv", i, "hand") for i in range(hs)] for _ in range(n)]
         nslots = [hs] * n
-        plays = 0
+        trick: list[int] = []  # the cards of the current trick
+        best = -1
         tricks = 0
+        ending = False  # the end phase: a follower's card tells what it does not hold
+        forbid = [0] * n  # per seat, the cards (32-bit) its hand cannot hold at the end
+        trump = obs.trump
+        duels = n == 4 and rules.four_hand_end == "duels"
         for player, text in obs.actions:
             words = text.split()
             verb = words[0]
             if verb == "play":
                 c, mark = _token(words[1])
-                plays += 1
-                if plays == n:  # (no duels while the stock lasts: every trick has n cards)
-                    plays = 0
+                if ending and trick and player != seat:
+                    forbid[player] |= _not_held(c, trick[0], best, trump)
+                if not trick or beats(c, best, trump):
+                    best = c
+                trick.append(c)
+                if len(trick) == (2 if duels and tricks >= rules.stock_tricks else n):
+                    trick = []
                     tricks += 1
                 if player == seat:
                     my_used[c] += 1
@@ -133,11 +145,13 @@ class TablePlan:
                         events[who].append(("turnup", -1, "final"))
                 pos += take
                 if pos >= stock_size:
+                    ending = True
                     for j in range(n):
                         events[j].append(("endphase", -1, ""))
             elif verb != "offer":  # pragma: no cover - the observation comes from a State
                 raise SamplingError(f"unknown action {text!r} in the observation")
         self.pos = pos
+        self.forbid = forbid
         self.my_stock = my_stock
         self.other_stock = other_stock
         self.events = events
@@ -225,6 +239,26 @@ class TablePlan:
                     shown[c] += 1
         return +known == Counter(self.obs.known_cards[j])
 
+    def _fill(self, rng: random.Random, rest: list[int], slots: list[list[int]],
+              pending: list[list[int]]) -> bool:
+        """Deal ``rest`` (shuffled) into the free slots of every seat, none a card its end-phase
+        play showed it cannot hold: the seats with the fewest cards allowed first, each
+        taking a random choice of them; what is left stays in ``rest`` for the stock."""
+        forbid = self.forbid
+        order = sorted((j for j in range(self.n) if pending[j]),
+                       key=lambda j: sum(1 for c in rest if not forbid[j] >> c & 1))
+        for j in order:
+            fb = forbid[j]
+            allowed = [i for i, c in enumerate(rest) if not fb >> c & 1]
+            need = len(pending[j])
+            if len(allowed) < need:
+                return False
+            chosen = set(rng.sample(allowed, need)) if fb else set(allowed[-need:])
+            for sl, i in zip(pending[j], sorted(chosen), strict=True):
+                slots[j][sl] = rest[i]
+            rest[:] = [c for i, c in enumerate(rest) if i not in chosen]
+        return True
+
     def build(self, rng: random.Random) -> tuple[list[list[int]], int, list[int]] | None:
         """One candidate deal as (hands, turn-up, stock), or None if the choices fail."""
         obs = self.obs
@@ -249,9 +283,8 @@ class TablePlan:
         undrawn = list(range(self.pos, rules.stock_size))
         if len(rest) != sum(len(p) for p in pending) + len(undrawn):
             return None
-        for j in range(n):
-            for sl in pending[j]:
-                slots[j][sl] = rest.pop()
+        if not self._fill(rng, rest, slots, pending):
+            return None
         stock = [-1] * rules.stock_size
         for i, c in self.my_stock.items():
             stock[i] = c
@@ -269,6 +302,26 @@ class TablePlan:
         for i in undrawn:
             stock[i] = rest.pop()
         return hands, self.turnup, stock
+
+
+def _not_held(c: int, lead: int, best: int, trump: int) -> int:
+    """The cards (32-bit mask) a follower who played ``c`` in the end phase cannot have held,
+    with ``lead`` led and ``best`` the best card so far (RULES.md 9.4: follow suit, beat the
+    best card if able, else trump, above a trump already played if able)."""
+    ls, bs, br = lead >> 3, best >> 3, best & 7
+    cs = c >> 3
+    if cs == ls:
+        if bs == ls and not beats(c, best, trump):
+            return ((1 << br) - 1) << (8 * ls)  # no higher card of the suit led
+        return 0
+    out = 0xFF << (8 * ls)  # none of the suit led
+    if trump >= 0:
+        if bs == trump:
+            if not beats(c, best, trump):
+                out |= ((1 << br) - 1) << (8 * trump)  # no trump above the best
+        elif cs != trump:
+            out |= 0xFF << (8 * trump)  # no trump at all
+    return out
 
 
 def replay(obs: Observation, hands: list[list[int]], turnup: int,
