@@ -213,17 +213,16 @@ def test_heuristic_makes_its_strong_suit_trumps() -> None:
     assert s.action_to_string(HeuristicPolicy().choose(s)) == "meld KH QH"
 
 
-def test_front_ends_seat_computers_in_the_multi_pack_games_and_refuse_three_hands() -> None:
+def test_front_ends_seat_computers_in_the_multi_pack_games_and_the_arena_refuses_three_hands() -> None:
     from click.testing import CliRunner
 
     from bezique.cli import main
     from bezique.engine import Engine
 
     assert set(PACKS) <= set(AGENT_VARIANTS)
-    with pytest.raises(OptionError, match="3-handed bezique3"):
-        require_agent_variant(Rules.preset("bezique3"))
+    require_agent_variant(Rules.preset("bezique3"))  # the table agents play it (issue #14)
     result = CliRunner().invoke(main, ["arena", "heuristic", "random", "--variant", "bezique3"])
-    assert result.exit_code == 2 and "do not play 3-handed bezique3 yet" in result.output
+    assert result.exit_code == 2 and "seat two agents" in result.output
     m = run_match("heuristic", "random", Rules.preset("rubicon"), deals=2, seed=3)
     assert m.wins[0] == 2  # settled values: the heuristic wins both halves
     # the engine protocol: no turn-up, the agent answers, status names the trumps

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .. import actions as act
-from ..cards import ACE, mask_of
+from ..cards import ACE
 from ..state import DECLARE, LEAD, State
 from ..tricks import beats
 from .targets import fold32, meld_targets
@@ -51,18 +51,23 @@ _UNSAFE_GIFT = -0.3
 
 
 def trick_state(state: State) -> tuple[list[int], int, int]:
-    """(the physical cards of the current trick in order, the best of them or -1, the seat
+    """(the cards 0..31 of the current trick in order, the best of them or -1, the seat
     holding the trick or -1)."""
-    trick = state._trick
-    if trick:
-        return list(trick[2:]), trick[0], trick[1]
-    if state.lead_card >= 0:  # (two seats, or a duel: the lead alone)
-        n = len(state.hand_masks)
-        duel = state.duel_seats()
-        leader = (duel[0] if duel[1] == state.turn else duel[1]) if duel else (
-            (state.turn - 1) % n)
-        return [state.lead_card], state.lead_card, leader
-    return [], -1, -1
+    cards = state.trick_cards()
+    if not cards:
+        return [], -1, -1
+    duel = state.duel_seats()
+    n = len(state.hand_masks)
+    if duel:
+        order = [duel[0], duel[1]] if duel[0] != state.turn else [duel[1], duel[0]]
+    else:
+        leader = (state.turn - len(cards)) % n
+        order = [(leader + i) % n for i in range(len(cards))]
+    best, holder = cards[0], order[0]
+    for c, who in zip(cards[1:], order[1:], strict=False):
+        if beats(c, best, state.trump):
+            best, holder = c, who
+    return cards, best, holder
 
 
 def partner_table_meld(state: State, seat: int) -> int:
@@ -129,8 +134,8 @@ class TablePolicy:
 
     # ------------------------------------------------------------------ the stock phase
 
-    def _gone(self, state: State, seat: int, trick: list[int]) -> int:
-        gone = mask_of(trick)
+    def _gone(self, state: State, seat: int) -> int:
+        gone = state.all_masks()["trick"]
         for i in range(len(state.hand_masks)):
             gone |= state.won_masks[i]
             if i != seat:
@@ -144,7 +149,7 @@ class TablePolicy:
         trump = state.trump
         pts_of = state.rules.card_points
         trick, best, holder = trick_state(state)
-        cost = self.keeper.table_costs(state, self._gone(state, seat, trick))
+        cost = self.keeper.table_costs(state, self._gone(state, seat))
         cands = _candidates(state, seat)
         if not trick:
             return self._lead(state, seat, cands, cost)
