@@ -28,7 +28,6 @@ from bezique.agents.settled import (
 )
 from bezique.arena import play_deal, run_match
 from bezique.cards import JACK, KING, QUEEN, card_name
-from bezique.errors import OptionError
 from bezique.worlds import resample_from_infostate
 
 PACKS = ("rubicon", "sixpack", "eightpack")
@@ -213,7 +212,7 @@ def test_heuristic_makes_its_strong_suit_trumps() -> None:
     assert s.action_to_string(HeuristicPolicy().choose(s)) == "meld KH QH"
 
 
-def test_front_ends_seat_computers_in_the_multi_pack_games_and_the_arena_refuses_three_hands() -> None:
+def test_front_ends_seat_computers_in_the_multi_pack_games_and_the_arena_two_only() -> None:
     from click.testing import CliRunner
 
     from bezique.cli import main
