@@ -80,6 +80,8 @@ def test_require_agent_variant_accepts_the_tables_and_the_arena_refuses_them() -
     assert "Traceback" not in result.output
     demo = CliRunner().invoke(main, ["demo", "--variant", "bezique4", "--seed", "2"])
     assert demo.exit_code == 0, demo.output
+    listed = CliRunner().invoke(main, ["agents"])
+    assert "bezique3, bezique4" in listed.output.splitlines()[-1]
 
 
 def test_side_value_adds_partners_and_takes_the_best_opponent() -> None:
