@@ -298,7 +298,7 @@ class SearchAgent:
                                learned=evaluation == "learned")
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic
         self.table = TableSearch(TablePolicy(self.policy), samples, TABLE_MS, self.prior,
-                                 self.confidence)
+                                 self.confidence, potential, horizon)
 
     def set_budget(self, ms: float) -> None:
         """Think for about ``ms`` milliseconds a decision: sample worlds until the time is up

@@ -9,7 +9,8 @@ heuristic and adds:
   more (the legal melds include those combinations); the exchange of the seven first.  The
   trick's winner passes the declaring turn to its partner (``offer``) when the partner's shown
   cards, with the winner's own shown cards to combine with, make a better meld than anything
-  the winner can declare: only cards on the table count, never the partner's concealed hand.
+  the winner can declare (only cards on the table count, never the partner's concealed hand),
+  and whenever it has nothing to declare itself: then the offer costs nothing.
 * **Tricks while the stock lasts**: a partner's winning card is never overtaken; the seat
   throws its cheapest card to it, or a brisque when the partner's card is safe (the seat plays
   last, or the partner holds the trick with a trump ace).  Against an opponent's best card it
@@ -109,6 +110,12 @@ class TablePolicy:
         """Exchange, the best meld (with the partner's shown cards if better), a seven, an
         offer to the partner whose table cards make a better meld, or pass."""
         seat = state.turn
+        mate = state.partner(seat)
+        if (not meld_targets(state.rules, state.trump).may_meld(state, seat)
+                and (mate < 0 or not state.shown_masks[mate])
+                and not state.can_exchange(seat) and state.unscored_seven(seat) < 0):
+            # (the common case, without listing the legal melds)
+            return act.OFFER if mate >= 0 and state.may_offer(seat) else act.PASS
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -122,8 +129,8 @@ class TablePolicy:
                     best, best_pts = a, pts
         if act.OFFER in legal:
             mine = best_pts + (10 if act.EXCHANGE in legal or act.SEVEN in legal else 0)
-            if partner_table_meld(state, seat) > mine:
-                return act.OFFER
+            if not mine or partner_table_meld(state, seat) > mine:
+                return act.OFFER  # (with nothing to declare the offer costs nothing)
         if act.EXCHANGE in legal and (not state.rules.seven_counts_as_meld or best_pts < 10):
             return act.EXCHANGE
         if best >= 0:
@@ -192,8 +199,8 @@ class TablePolicy:
     def _meld_waiting(state: State, seat: int) -> float:
         """The points of the best meld the seat could declare now (it declares after winning)."""
         tg = meld_targets(state.rules, state.trump)
-        if not tg.may_meld(state, seat) and state.partner(seat) < 0:
-            return 0.0
+        if not tg.may_meld(state, seat):
+            return 0.0  # (melds with the partner's shown cards are not counted here)
         melds = state.rules.melds
         best = 0
         for m in state.legal_meld_masks(seat):

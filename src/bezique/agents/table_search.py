@@ -10,9 +10,13 @@ individuals it is the seat's points less the best other seat's.  The same worlds
 action.  As in the two-seat search, the heuristic's own choice gets a head start: another action
 must beat it by ``prior`` points and by ``confidence`` standard errors of the paired differences.
 
-Whole-deal rollouts of four hands cost a few milliseconds each, so the worlds are bounded by
-time as well as by number: a decision samples up to ``samples`` worlds and stops sampling once
-``ms`` milliseconds are spent (at least two worlds).
+Whole-deal rollouts are chaotic while the stock is long (one trick won or lost decides whether a
+big meld is ever declared), as in the two-seat search: with a ``potential`` (what each seat's
+cards are still worth, :func:`bezique.agents.search.potential`) a rollout plays ``horizon`` more
+tricks and values the deal there (:meth:`TableSearch.leaf`); once fewer than ``full_below``
+rounds of draws are left in the stock the deal is played to its end.  Rollouts cost a few
+milliseconds each, so the worlds are bounded by time as well as by number: a decision samples up
+to ``samples`` worlds and stops sampling once ``ms`` milliseconds are spent (at least two).
 """
 
 from __future__ import annotations
@@ -20,11 +24,15 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from ..observation import Observation
-from ..state import State
+from ..state import LEAD, State
 from .table_play import TablePolicy
 from .table_worlds import TableSampler
+
+# what a seat's cards are still worth in a full-information state (``search.potential``)
+Potential = Callable[[State, int], float]
 
 
 def side_value(state: State, seat: int) -> int:
@@ -56,12 +64,16 @@ class TableSearch:
     """PIMC over sampled table worlds with whole-deal rollouts of the table heuristic."""
 
     def __init__(self, policy: TablePolicy, samples: int, ms: float, prior: float = 5.0,
-                 confidence: float = 1.0) -> None:
+                 confidence: float = 1.0, potential: Potential | None = None,
+                 horizon: int = 0, full_below: int = 6) -> None:
         self.policy = policy
         self.samples = samples
         self.ms = ms
         self.prior = prior
         self.confidence = confidence
+        self.potential = potential
+        self.horizon = horizon if potential is not None else 0
+        self.full_below = full_below
         self.last_worlds = 0
 
     def act(self, obs: Observation, rng: random.Random) -> str:
@@ -76,6 +88,8 @@ class TableSearch:
             return cands[0], {cands[0]: 0.0}
         sampler = TableSampler(obs)
         seat = obs.seat
+        # a few tricks and the leaf value while the stock is long; the whole deal near its end
+        horizon = 0 if obs.stock < self.full_below * obs.rules.nplayers else self.horizon
         values: dict[str, list[float]] = {t: [] for t in cands}
         start = time.perf_counter()
         deadline = start + self.ms / 1000.0 if self.ms else 0.0
@@ -89,7 +103,7 @@ class TableSearch:
             for text in cands:
                 s = world.clone()
                 s.apply(text)
-                values[text].append(float(self.rollout(s, seat)))
+                values[text].append(self.rollout(s, seat, horizon))
         self.last_worlds = len(values[cands[0]])
         means = {t: sum(v, 0.0) / len(v) for t, v in values.items()}
         if pick not in values:
@@ -100,12 +114,31 @@ class TableSearch:
             return rival, means
         return pick, means
 
-    def rollout(self, state: State, seat: int) -> int:
-        """Play the deal out with the table heuristic for every seat; its side value."""
+    def rollout(self, state: State, seat: int, horizon: int = 0) -> float:
+        """Play the deal out with the table heuristic for every seat: its side value; with a
+        ``horizon``, only that many more tricks, then :meth:`leaf`."""
         choose = self.policy.choose
+        stop = state.trick_count + horizon if horizon else 1 << 30
         while not state.is_terminal():
+            if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
+                return self.leaf(state, seat)
             state.apply_action(choose(state))
-        return side_value(state, seat)
+        return float(side_value(state, seat))
+
+    def leaf(self, state: State, seat: int) -> float:
+        """A deal in progress valued for ``seat``: each seat's points, brisques taken so far
+        (where they score at the end) and ``potential`` (what its cards are still worth), its
+        side's against the best opposing side's."""
+        potential = self.potential
+        assert potential is not None
+        n = len(state.hand_masks)
+        end = state.rules.brisques == "end"
+        s, b = state.scores, state.brisques
+        worth = [s[i] + (b[i] if end else 0) + potential(state, i) for i in range(n)]
+        mate = state.partner(seat)
+        if mate >= 0:
+            return worth[seat] + worth[mate] - worth[(seat + 1) % 4] - worth[(seat + 3) % 4]
+        return worth[seat] - max(worth[i] for i in range(n) if i != seat)
 
 
 def _stderr(a: list[float], b: list[float]) -> float:
