@@ -297,8 +297,9 @@ class SearchAgent:
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned")
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic
-        self.table = TableSearch(TablePolicy(self.policy), samples, TABLE_MS, self.prior,
-                                 self.confidence, potential, horizon)
+        self.table = TableSearch(TablePolicy(self.policy, quick=True), samples, TABLE_MS,
+                                 self.prior, self.confidence, potential, horizon,
+                                 first=TablePolicy(self.policy))
 
     def set_budget(self, ms: float) -> None:
         """Think for about ``ms`` milliseconds a decision: sample worlds until the time is up

@@ -93,8 +93,9 @@ def partner_table_meld(state: State, seat: int) -> int:
 class TablePolicy:
     """Chooses an action int for the seat to act at a table of three or four seats."""
 
-    def __init__(self, keeper: KeepCosts) -> None:
+    def __init__(self, keeper: KeepCosts, quick: bool = False) -> None:
         self.keeper = keeper
+        self.quick = quick  # rollouts: a meld that a win would let declare is not listed
 
     def choose(self, state: State) -> int:
         """The action (int) this policy plays in ``state`` for the seat to act."""
@@ -195,12 +196,14 @@ class TablePolicy:
                 choice, choice_score = p, score
         return choice
 
-    @staticmethod
-    def _meld_waiting(state: State, seat: int) -> float:
-        """The points of the best meld the seat could declare now (it declares after winning)."""
+    def _meld_waiting(self, state: State, seat: int) -> float:
+        """The points of the best meld the seat could declare now (it declares after winning);
+        ``quick``: 20 if some meld may be legal, without listing them."""
         tg = meld_targets(state.rules, state.trump)
         if not tg.may_meld(state, seat):
             return 0.0  # (melds with the partner's shown cards are not counted here)
+        if self.quick:
+            return 20.0
         melds = state.rules.melds
         best = 0
         for m in state.legal_meld_masks(seat):

@@ -65,8 +65,10 @@ class TableSearch:
 
     def __init__(self, policy: TablePolicy, samples: int, ms: float, prior: float = 5.0,
                  confidence: float = 1.0, potential: Potential | None = None,
-                 horizon: int = 0, full_below: int = 6) -> None:
+                 horizon: int = 0, full_below: int = 6,
+                 first: TablePolicy | None = None) -> None:
         self.policy = policy
+        self.first = first or policy  # whose choice gets the head start
         self.samples = samples
         self.ms = ms
         self.prior = prior
@@ -99,7 +101,7 @@ class TableSearch:
                 break
             world = sampler.sample(rng)
             if not pick:
-                pick = world.action_to_string(self.policy.choose(world))
+                pick = world.action_to_string(self.first.choose(world))
             for text in cands:
                 s = world.clone()
                 s.apply(text)
