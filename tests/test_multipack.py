@@ -439,7 +439,7 @@ def test_replay_command_reads_a_sixpack_record(tmp_path: Any) -> None:
     assert text.exit_code == 0 and "No turn-up" in text.output
 
 
-def test_front_ends_refuse_to_seat_computers_in_a_variant_they_cannot_play_yet() -> None:
+def test_the_arena_and_the_engine_protocol_refuse_three_seats() -> None:
     import json
     import subprocess
     import sys
@@ -450,12 +450,12 @@ def test_front_ends_refuse_to_seat_computers_in_a_variant_they_cannot_play_yet()
 
     result = CliRunner().invoke(main, ["arena", "heuristic", "random", "--variant", "bezique3"])
     assert result.exit_code == 2
-    assert "do not play 3-handed bezique3 yet" in result.output
+    assert "seat two agents; bezique3 has 3 seats" in result.output
     request = {"cmd": "new", "variant": "bezique3", "seat": 0, "hand": [], "turnup": None}
     done = subprocess.run([sys.executable, "-m", "bezique", "engine"], text=True,
                           input=json.dumps(request) + "\n", capture_output=True, timeout=60)
     answer = json.loads(done.stdout.splitlines()[0])
-    assert answer["ok"] is False and "do not play 3-handed bezique3 yet" in answer["error"]
+    assert answer["ok"] is False and "bezique3 is 3-handed" in answer["error"]
 
 
 FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [

@@ -366,7 +366,8 @@ class Engine:
         """Who we are: engine name, version, protocol version, agents and variants."""
         return {"ok": True, "engine": "bezique", "version": _package_version(),
                 "protocol": PROTOCOL_VERSION, "agents": agent_names(),
-                "default_agent": level_spec(DEFAULT_LEVEL), "variants": list(AGENT_VARIANTS),
+                "default_agent": level_spec(DEFAULT_LEVEL),
+                "variants": [v for v in AGENT_VARIANTS if Rules.preset(v).nplayers == 2],
                 "commands": list(COMMANDS)}
 
     def _start(self, req: dict[str, Any]) -> tuple[Position, EngineStart]:

@@ -310,6 +310,9 @@ class EngineStart(_Model):
             except Exception:  # the fields' own checks will say what is wrong
                 return data
             require_agent_variant(rules)
+            if rules.nplayers != 2:
+                raise ProtocolError(f"the engine protocol plays the two-handed games; "
+                                    f"{rules.variant} is {rules.nplayers}-handed")
         return data
 
 
