@@ -96,6 +96,24 @@ def test_side_value_adds_partners_and_takes_the_best_opponent() -> None:
     assert side_value(solo, 2) == 20 and side_value(solo, 0) == -20
 
 
+def test_the_search_values_a_deal_for_the_side_partners_alike() -> None:
+    """The leaf of a horizon rollout (points, brisques, potential) is the side's: partners get
+    the same value and the other side its opposite; whole rollouts end the deal."""
+    from bezique.agents.search import SearchAgent
+
+    table = SearchAgent(seed=1).table
+    s = random_position(TABLES["bezique4"], 3, 30)
+    while s.phase != "lead":
+        s.apply(s.legal_action_strings()[0])
+    v = [table.leaf(s, i) for i in range(4)]
+    assert v[0] == pytest.approx(v[2]) == pytest.approx(-v[1]) == pytest.approx(-v[3])
+    assert v[0] != 0
+    w = s.clone()
+    assert table.rollout(w, 0, horizon=2) == table.leaf(w, 0) and not w.is_terminal()
+    w = s.clone()
+    assert table.rollout(w, 1) == side_value(w, 1) and w.is_terminal()
+
+
 # ---------------------------------------------------------------------- the partner
 
 
