@@ -14,6 +14,7 @@ from helpers import readme_examples
 
 from bezique import Rules
 from bezique.arena import run_match
+from bezique.arena_tables import play_table_match
 from bezique.cli import main
 from bezique.distributed import check_reachable
 from bezique.errors import BeziqueError
@@ -56,6 +57,28 @@ def test_match_on_ray_equals_the_local_match(two_workers: None) -> None:
     assert remote.pairs == local.pairs
     assert remote.to_json() == local.to_json()
     assert done == [1, 2, 3]  # the same progress calls: pairs done so far
+
+
+def test_table_match_on_ray_equals_the_local_match(two_workers: None) -> None:
+    # the tables of three and four go through the same task path as the two-seat pairs
+    rules = Rules.preset("bezique4")
+    agents = ["random", "random:seed=1+random"]
+    local = play_table_match(agents, rules, deals=8, seed=4)
+    done: list[int] = []
+    remote = play_table_match(agents, rules, deals=8, seed=4, ray="local", progress=done.append)
+    assert remote.sets == local.sets
+    assert remote.to_json() == local.to_json()
+    assert done == [1, 2]
+
+
+def test_table_arena_command_with_ray_prints_what_the_local_run_prints(two_workers: None
+                                                                       ) -> None:
+    args = ["arena", "random", "random:seed=2", "random", "--variant", "bezique3", "--deals",
+            "6", "--seed", "9"]
+    local = CliRunner().invoke(main, args)
+    remote = CliRunner().invoke(main, [*args, "--ray"])
+    assert local.exit_code == remote.exit_code == 0, remote.output
+    assert remote.output == local.output
 
 
 def test_tournament_on_ray_gives_the_same_table_as_the_local_run(two_workers: None) -> None:

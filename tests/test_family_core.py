@@ -92,7 +92,8 @@ def check_hidden_independence(state: State, rng: random.Random) -> None:
         probe = State.from_cards(
             state.rules, [[card_of(p) for p in h] for h in state.deal_hands],
             None if state.turnup_card < 0 else card_of(state.turnup_card),
-            [card_of(p) for p in state.stock], state.dealer, state.totals)
+            [card_of(p) for p in state.stock], state.dealer, state.totals,
+            None if state.cut < 0 else state.cut)
         assert world.observation(seat) == probe.observation(seat)
         for text in texts:
             probe.apply(text)

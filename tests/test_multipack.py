@@ -439,7 +439,7 @@ def test_replay_command_reads_a_sixpack_record(tmp_path: Any) -> None:
     assert text.exit_code == 0 and "No turn-up" in text.output
 
 
-def test_the_arena_and_the_engine_protocol_refuse_three_seats() -> None:
+def test_front_ends_seat_computers_at_a_table_of_three() -> None:
     import json
     import subprocess
     import sys
@@ -448,14 +448,16 @@ def test_the_arena_and_the_engine_protocol_refuse_three_seats() -> None:
 
     from bezique.cli import main
 
-    result = CliRunner().invoke(main, ["arena", "heuristic", "random", "--variant", "bezique3"])
-    assert result.exit_code == 2
-    assert "seat two agents; bezique3 has 3 seats" in result.output
+    result = CliRunner().invoke(main, ["arena", "random", "random", "random", "--variant",
+                                       "bezique3", "--deals", "3"])
+    assert result.exit_code == 0, result.output
+    assert "seatings (seat 0 first): ABC BCA CAB" in result.output
     request = {"cmd": "new", "variant": "bezique3", "seat": 0, "hand": [], "turnup": None}
     done = subprocess.run([sys.executable, "-m", "bezique", "engine"], text=True,
                           input=json.dumps(request) + "\n", capture_output=True, timeout=60)
     answer = json.loads(done.stdout.splitlines()[0])
-    assert answer["ok"] is False and "bezique3 is 3-handed" in answer["error"]
+    # the variant is one the computers play: what is refused is this request's empty deal
+    assert answer["ok"] is False and "do not play" not in answer["error"]
 
 
 FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
@@ -468,6 +470,8 @@ FAMILY_OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("sixpack", {"bezique_fixes_trumps": True, "rubicon_bonus": 2000}),
     ("eightpack", {}),
     ("eightpack", {"reuse": "loose", "four_tens": 90}),
+    ("sixpack", {"cut_bonus": True}),
+    ("eightpack", {"cut_bonus": True, "cut_range": "22-26"}),
 ]
 
 

@@ -125,6 +125,8 @@ def test_parameters_reach_the_rules() -> None:
         pyspiel.load_game("python_bezique(variant=nosuch)")
     with pytest.raises(pyspiel.SpielError):
         pyspiel.load_game("python_bezique(colour=red)")
+    with pytest.raises(ValueError, match="cut bonus"):  # refused, not dealt without its cut
+        pyspiel.load_game("python_bezique(variant=sixpack,cut_bonus=true)")
 
 
 def test_tensor_shapes_and_strings_for_every_seat() -> None:

@@ -28,6 +28,7 @@ from bezique.agents.settled import (
 )
 from bezique.arena import play_deal, run_match
 from bezique.cards import JACK, KING, QUEEN, card_name
+from bezique.errors import BeziqueError
 from bezique.worlds import resample_from_infostate
 
 PACKS = ("rubicon", "sixpack", "eightpack")
@@ -212,16 +213,19 @@ def test_heuristic_makes_its_strong_suit_trumps() -> None:
     assert s.action_to_string(HeuristicPolicy().choose(s)) == "meld KH QH"
 
 
-def test_front_ends_seat_computers_in_the_multi_pack_games_and_the_arena_two_only() -> None:
+def test_front_ends_seat_computers_in_the_multi_pack_games() -> None:
     from click.testing import CliRunner
 
     from bezique.cli import main
     from bezique.engine import Engine
 
     assert set(PACKS) <= set(AGENT_VARIANTS)
-    require_agent_variant(Rules.preset("bezique3"))  # the table agents play it (issue #14)
-    result = CliRunner().invoke(main, ["arena", "heuristic", "random", "--variant", "bezique3"])
-    assert result.exit_code == 2 and "seat two agents" in result.output
+    require_agent_variant(Rules.preset("bezique3"))  # the table arena seats agents for three
+    with pytest.raises(BeziqueError, match="bezique3 is played by three: a match of two"):
+        run_match("heuristic", "random", Rules.preset("bezique3"), deals=2, seed=3)
+    result = CliRunner().invoke(main, ["tournament", "heuristic", "random", "--variant",
+                                       "bezique3"])
+    assert result.exit_code == 2 and "bezique3 is played by three" in result.output
     m = run_match("heuristic", "random", Rules.preset("rubicon"), deals=2, seed=3)
     assert m.wins[0] == 2  # settled values: the heuristic wins both halves
     # the engine protocol: no turn-up, the agent answers, status names the trumps

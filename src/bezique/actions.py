@@ -6,6 +6,8 @@ An action int is one of:
 * :data:`PASS` (256), :data:`EXCHANGE` (257), :data:`SEVEN` (258), and for the family of
   RULES.md 9.8 :data:`CARTE` (259, carte blanche) and :data:`OFFER` (260, the declaring turn
   passed to the partner);
+* ``GUESS + n`` (384 + n, ``n`` up to 127) for the non-dealer's guess of the cut, ``guess n``
+  (RULES.md 9.2, the cut bonus);
 * ``mask << 9`` for a meld made of the physical cards of ``mask``.
 
 Their text (RULES.md 7) depends on the position (``QS`` or ``QS*``), so
@@ -28,6 +30,16 @@ EXCHANGE: Final = 257
 SEVEN: Final = 258
 CARTE: Final = 259
 OFFER: Final = 260
+GUESS: Final = 384
+
+
+def guess_action(n: int) -> int:
+    """The action int of the guess that the cut is ``n`` cards.
+
+    >>> kind(guess_action(24)), guess_action(24) - GUESS
+    ('guess', 24)
+    """
+    return GUESS + n
 
 
 def meld_action(mask: int) -> int:
@@ -51,10 +63,13 @@ def meld_cards(action: int) -> list[int]:
 
 
 def kind(action: int) -> str:
-    """``play``, ``meld``, ``pass``, ``exchange``, ``seven``, ``carte`` or ``offer``."""
+    """``play``, ``meld``, ``pass``, ``exchange``, ``seven``, ``carte``, ``offer`` or
+    ``guess``."""
     if action < 256:
         return "play"
     if action >= 512:
         return "meld"
+    if action >= GUESS:
+        return "guess"
     return {PASS: "pass", EXCHANGE: "exchange", SEVEN: "seven", CARTE: "carte",
             OFFER: "offer"}[action]

@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .agents import Agent, make_agent
 from .errors import BeziqueError, IllegalActionError
@@ -31,6 +31,9 @@ from .game import Game
 from .record import game_record
 from .rules import Rules
 from .state import State
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 
@@ -281,29 +284,49 @@ def _settled(state: State, seat: int) -> int:
     return st.value if st.winner == seat else 0
 
 
-def _pool_map(tasks: list[PairTask], jobs: int) -> Iterator[PairResult]:
+def _pool_map(fn: Callable[[T], R], tasks: Sequence[T], jobs: int) -> Iterator[R]:
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
-            yield play_pair(t)
+            yield fn(t)
         return
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ctx.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap(play_pair, tasks, chunksize=1)
+        yield from pool.imap(fn, tasks, chunksize=1)
+
+
+def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], jobs: int = 1, ray: str | None = None
+              ) -> Iterator[tuple[int, R]]:
+    """``(task number, fn(task))`` for every task: in order on ``jobs`` local processes, or in
+    the order they finish on Ray (``ray``: an address, or ``"local"`` to start a local Ray with
+    ``jobs`` workers, 0 for one per core; see :mod:`bezique.distributed`).  ``fn`` must be a
+    module-level function (it is sent to the workers by name).  The two-seat pairs and the
+    tables of :mod:`bezique.arena_tables` both go through here."""
+    if ray is None:
+        yield from enumerate(_pool_map(fn, tasks, jobs))
+        return
+    from .distributed import ray_map
+
+    yield from ray_map(fn, tasks, ray, jobs)
 
 
 def play_pairs(tasks: list[PairTask], jobs: int = 1, ray: str | None = None
                ) -> Iterator[tuple[int, PairResult]]:
-    """Play every task, yielding ``(task number, pair)`` as each is done: in order on ``jobs``
-    local processes, or in the order they finish on Ray (``ray``: an address, or ``"local"`` to
-    start a local Ray with ``jobs`` workers, 0 for one per core; see
-    :mod:`bezique.distributed`)."""
-    if ray is None:
-        yield from enumerate(_pool_map(tasks, jobs))
-        return
-    from .distributed import ray_map
+    """Play every task, yielding ``(task number, pair)`` as each is done (see
+    :func:`run_tasks`)."""
+    yield from run_tasks(play_pair, tasks, jobs, ray)
 
-    yield from ray_map(play_pair, tasks, ray, jobs)
+
+def require_two_seats(rules: Rules) -> None:
+    """Refuse, with :class:`BeziqueError`, a variant of more than two seats: a match of two
+    agents is two-handed (tables of three or four are :mod:`bezique.arena_tables`)."""
+    n = rules.nplayers
+    if n != 2:
+        raise BeziqueError(
+            f"{rules.variant} is played by {('three', 'four')[n - 3] if n in (3, 4) else n}: "
+            f"a match of two agents needs a two-handed "
+            f"variant (rate {n} agents at one table with 'bezique arena "
+            f"{' '.join('ABCD'[:n])} --variant {rules.variant}')")
 
 
 def run_match(
@@ -328,6 +351,7 @@ def run_match(
     ``ray`` plays the pairs on Ray (an address, or ``"local"``: a local Ray with ``jobs``
     workers, 0 for one per core); the result is the same as a local run's.
     """
+    require_two_seats(rules)
     if (games is None) == (deals is None):
         raise BeziqueError("give either a number of games or a number of deals")
     count = games if games is not None else deals

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from .cards import card_name, make_card, parse_card
 from .errors import RecordError
-from .rules import Rules
+from .rules import Rules, cut_bounds
 
 Deal = tuple[list[list[int]], int, list[int]]  # hands (one per seat), turn-up or -1, stock
 
@@ -111,3 +111,32 @@ def checked_deal(rules: Rules, hands: Sequence[Sequence[int | str]], turnup: int
     ph = [[phys(c) for c in hand] for hand in hands]
     tu = -1 if turnup is None else phys(turnup)
     return ph, tu, [phys(c) for c in stock]
+
+
+def dealt_cut(rules: Rules, rng: random.Random) -> int | None:
+    """With the cut bonus (RULES.md 9.2), the size of the dealer's cut, drawn uniformly from
+    ``cut_range`` by the deal's generator after the shuffle; None without it."""
+    return rng.randint(*cut_bounds(rules.cut_range)) if rules.cut_bonus else None
+
+
+def checked_cut(rules: Rules, cut: int | None) -> int | None:
+    """A deal's given cut, checked: within ``cut_range`` with the cut bonus, None without it;
+    :class:`RecordError` otherwise."""
+    if rules.cut_bonus:
+        lo, hi = cut_bounds(rules.cut_range)
+        if cut is None or isinstance(cut, bool) or not lo <= cut <= hi:
+            raise RecordError(f"the cut bonus needs the deal's cut, {lo} to {hi} cards, not "
+                              f"{cut!r:.20}")
+    elif cut is not None:
+        raise RecordError(f"a cut is only dealt with the cut bonus (cut_bonus = true), not in "
+                          f"{rules.variant} as it is")
+    return cut
+
+
+def assumed_cut(rules: Rules, cut: int | None) -> int | None:
+    """The cut of a world built from what a seat saw: the cut once guessed (``cut``); before
+    the guess nobody knows it and nothing depends on it yet, so the smallest of ``cut_range``;
+    None without the cut bonus."""
+    if cut is not None or not rules.cut_bonus:
+        return cut
+    return cut_bounds(rules.cut_range)[0]

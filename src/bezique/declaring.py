@@ -38,11 +38,15 @@ from .position import (
     CARTE_NOT_YET,
     CARTE_OFF,
     CARTE_ON,
+    CUT_24,
+    CUT_GUESSED,
     DECLARE,
+    LEAD,
     OVER,
     Position,
     _set,
 )
+from .rules import cut_bounds
 from .scoring import game_winner, side_winner
 
 _COURT: Final = 1 << KING | 1 << QUEEN | 1 << JACK  # the court cards of a suit, by rank bit
@@ -83,6 +87,28 @@ class Declaring(Position):
         self._carte = _set(self._carte, seat, again)
         self._sync_extra()
         self._score(seat, self.rules.carte_points, "carte", "repeat" if state >= 0 else "hand")
+        self._prev = snap
+
+    def _guess_actions(self) -> list[int]:
+        """The guesses of the cut (RULES.md 9.2): every size of ``cut_range``."""
+        lo, hi = cut_bounds(self.rules.cut_range)
+        return [act.GUESS + n for n in range(lo, hi + 1)]
+
+    def _guess_cut(self, seat: int, action: int) -> None:
+        """The non-dealer's guess: 150 if it is the cut; 250 for the dealer if the cut is 24
+        cards; then play begins (carte blanche may still be declared)."""
+        lo, hi = cut_bounds(self.rules.cut_range)
+        n = action - act.GUESS
+        if not lo <= n <= hi:
+            raise IllegalActionError(f"guess a cut of {lo} to {hi} cards, not {n}")
+        snap = self._snapshot(action)
+        self._guess = n
+        self._sync_extra()
+        self.phase_id = LEAD
+        if n == self.cut:
+            self._score(seat, CUT_GUESSED, "cut", f"guessed {n}")
+        if self.cut == 24:
+            self._score(self.dealer, CUT_24, "cut", "24 cards")
         self._prev = snap
 
     def _declare_actions(self, seat: int) -> list[int]:

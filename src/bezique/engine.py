@@ -39,12 +39,14 @@ from .agents import Agent, agent_names, make_agent
 from .agents.base import AGENT_VARIANTS
 from .agents.levels import DEFAULT_LEVEL, level_spec
 from .cards import JACK, KING, QUEEN, card_name, card_of, make_card, parse_card, rank_of, suit_of
+from .deal import assumed_cut
 from .errors import BeziqueError, ProtocolError
 from .melds import fixed_trump
 from .observation import Observation
 from .rules import Rules
 from .schema import EngineGo, EngineStart, StepIn, check, parse_json, short
 from .state import State
+from .table_world import table_world
 
 __all__ = ["COMMANDS", "GO_MS", "PROTOCOL_VERSION", "Engine", "Position", "ProtocolError", "Step",
            "build_world", "run"]
@@ -90,9 +92,10 @@ class Position:
     dealer: int
     hand: tuple[int, ...]
     turnup: int | None  # None in a variant with no turn-up (RULES.md 9.0.1)
-    totals: tuple[int, int] = (0, 0)
+    totals: tuple[int, ...] = (0, 0)
     actions: list[Step] = field(default_factory=list)
     seed: int = 0
+    cut: int | None = None  # the cut bonus: the cut once guessed (RULES.md 9.2)
 
 
 def _card(value: Any, what: str) -> int:
@@ -118,6 +121,7 @@ def build_world(pos: Position) -> State:
     held by then (its dealt hand, or a draw before that action), earliest first; the other unseen
     cards are dealt at random (``pos.seed``) to the opponent's remaining slots and the stock.
     Raises :class:`ProtocolError` if no deal fits (an impossible or illegal position).
+    Three and four seats: :func:`bezique.table_world.table_world`.
     """
     rules = pos.rules
     seat, opp = pos.seat, 1 - pos.seat
@@ -127,6 +131,11 @@ def build_world(pos: Position) -> State:
     if len(pos.hand) != hsize:
         raise ProtocolError(f"'hand' must have {hsize} cards in {rules.variant}, "
                             f"not {len(pos.hand)}")
+    if rules.nplayers > 2:
+        return table_world(rules, seat, pos.dealer, pos.hand, pos.turnup,
+                           [(st.text, st.player, st.points) for st in pos.actions],
+                           [st.draw for st in pos.actions if st.draw is not None], pos.totals,
+                           pos.seed, assumed_cut(rules, pos.cut))
     trump = suit_of(pos.turnup) if pos.turnup is not None else -1  # -1: fixed by a meld
     seven = make_card(rules.seven_rank, trump) if trump >= 0 else -1
 
@@ -158,6 +167,11 @@ def build_world(pos: Position) -> State:
         verb = words[0].lower() if words else ""
         if step.draw is not None and verb not in ("pass", "draw"):
             raise ProtocolError(f"{where(i, player, text)}: only a 'pass' has a 'draw'")
+        if verb == "guess" and i == 0 and rules.cut_bonus:  # the cut bonus: moves no card
+            if pos.cut is None:
+                raise ProtocolError(f"{where(i, player, text)}: give the deal's 'cut' once it "
+                                    "is guessed")
+            continue
         try:
             cards = [_token_card(t) for t in words[1:]]
         except ValueError as e:
@@ -303,7 +317,8 @@ def build_world(pos: Position) -> State:
     hands: list[Sequence[int]] = [(), ()]
     hands[seat], hands[opp] = pos.hand, opp_hand
     try:
-        state = State.from_cards(rules, hands, pos.turnup, stock, pos.dealer, pos.totals)
+        state = State.from_cards(rules, hands, pos.turnup, stock, pos.dealer, pos.totals,
+                                 assumed_cut(rules, pos.cut))
     except BeziqueError as e:  # pragma: no cover - the checks above come first
         raise ProtocolError(str(e)) from None
     for i, step in enumerate(pos.actions):
@@ -366,8 +381,7 @@ class Engine:
         """Who we are: engine name, version, protocol version, agents and variants."""
         return {"ok": True, "engine": "bezique", "version": _package_version(),
                 "protocol": PROTOCOL_VERSION, "agents": agent_names(),
-                "default_agent": level_spec(DEFAULT_LEVEL),
-                "variants": [v for v in AGENT_VARIANTS if Rules.preset(v).nplayers == 2],
+                "default_agent": level_spec(DEFAULT_LEVEL), "variants": list(AGENT_VARIANTS),
                 "commands": list(COMMANDS)}
 
     def _start(self, req: dict[str, Any]) -> tuple[Position, EngineStart]:
@@ -388,8 +402,16 @@ class Engine:
             self._pending = (make_agent(spec, seed=r.seed), spec)
         else:
             self._pending = (self.agent, spec)
-        pos = Position(rules, r.seat, r.dealer, cards, turnup, (r.totals[0], r.totals[1]),
-                       seed=r.seed)
+        n = rules.nplayers
+        totals = tuple(r.totals) if r.totals is not None else (0,) * n
+        seats = f"0 to {n - 1}" if n > 2 else "0 or 1"
+        for what, value in (("seat", r.seat), ("dealer", r.dealer)):
+            if value >= n:
+                raise ProtocolError(f"'{what}' must be {seats} in {rules.variant}, not {value}")
+        if len(totals) != n:
+            raise ProtocolError(f"'totals' must be {n} game totals in {rules.variant}, not "
+                                f"{len(totals)}")
+        pos = Position(rules, r.seat, r.dealer, cards, turnup, totals, seed=r.seed, cut=r.cut)
         return pos, r
 
     def _set(self, pos: Position) -> dict[str, Any]:

@@ -125,6 +125,12 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
         out.append(f"  {who} exchanges the {_seven(before)} for the turn-up {got}: {gain}")
     elif action == act.OFFER:
         out.append(f"  {who} offers the declaring turn to {names[before.partner(p)]}.")
+    elif act.kind(action) == "guess":
+        scored = [f"{names[seat]} +{pts}" for seat, pts, reason, _ in new_events
+                  if reason == "cut"]
+        out.append(f"  {who} guesses the cut at {action - act.GUESS} cards; "
+                   f"{names[before.dealer]} cut {after.cut}: "
+                   f"{', '.join(scored) if scored else 'no score'}.")
     elif action == act.SEVEN:
         out.append(
             f"  {who} declares the {_seven(before)}: +{points.get('seven', 0)}"

@@ -30,6 +30,7 @@ from . import actions as act
 from .cards import bits, card_name, card_symbol, fold_copies, mask_of, parse_card, rank_of, suit_of
 from .errors import IllegalActionError
 from .melds import Log, known_first, shown_groups
+from .rules import MAX_CUT
 
 
 class Position(Protocol):
@@ -63,6 +64,8 @@ def action_to_string(pos: Position, action: int, seat: int) -> str:
         return "carte"
     if action == act.OFFER:
         return "offer"
+    if act.GUESS <= action < 512:
+        return f"guess {action - act.GUESS}"
     if action < 256:
         return "play " + _token(pos, seat, action)
     toks = [(_token_key(pos, seat, p), _token(pos, seat, p)) for p in bits(action >> 9)]
@@ -125,6 +128,11 @@ def string_to_action(pos: Position, text: str) -> int:
         return _resolve_tokens(pos, seat, args, for_play=True)[0]
     if verb == "meld" and args:
         return act.meld_action(mask_of(_resolve_tokens(pos, seat, args, for_play=False)))
+    if verb == "guess" and len(args) == 1:
+        n = args[0]
+        if not (n.isascii() and n.isdigit() and 0 < int(n) <= MAX_CUT):
+            raise IllegalActionError(f"guess a number of cards, e.g. 'guess 24', not {n[:12]!r}")
+        return act.GUESS + int(n)
     raise IllegalActionError(
         f"{text.strip()!r} is not an action: try 'play QS', 'meld QS JD', 'exchange', "
         "'seven' or 'pass'"

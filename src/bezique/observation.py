@@ -57,6 +57,8 @@ class ObservedState(Protocol):
     def brisques(self) -> tuple[int, ...]: ...
     @property
     def winner(self) -> int | None: ...
+    @property
+    def cut_known(self) -> int | None: ...
     def current_player(self) -> int: ...
     def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]: ...
     def history(self) -> list[tuple[int, int]]: ...
@@ -100,7 +102,8 @@ class Observation:
             fixed in a variant with no turn-up (the first marriage or sequence fixes them).
         dealer: the seat that dealt.
         turn: the seat to act, or -4 once the deal is over.
-        phase: ``lead``, ``follow``, ``declare`` or ``over``.
+        phase: ``lead``, ``follow``, ``declare``, ``over``, or ``guess`` (the cut bonus: the
+            non-dealer guesses the size of the cut before play).
         hand: this seat's concealed cards.
         shown: each seat's cards on the table (in melds).
         melds: each seat's scored melds, in the order declared.
@@ -129,6 +132,8 @@ class Observation:
         opponent_hand_size: ``hand_sizes`` of the opponent (with more seats, of the next seat).
         legal: the legal action texts when it is this seat's turn, else empty.
         winner: the game's winner once decided, else None.
+        cut: with the cut bonus (RULES.md 9.2), the size of the dealer's cut once the
+            non-dealer has guessed it (the packet is then counted for all to see), else None.
     """
 
     seat: int
@@ -159,6 +164,7 @@ class Observation:
     opponent_hand_size: int
     legal: tuple[str, ...]
     winner: int | None
+    cut: int | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -248,8 +254,7 @@ def observe(state: ObservedState, seat: int) -> Observation:
         elif a == act.PASS:
             take = min(n, len(stock) - pos)
             # the trick's winner draws first, also when its partner passes after an offer
-            first = tricks[-1].winner if tricks else player
-            i = (seat - first) % n
+            i = (seat - (tricks[-1].winner if tricks else player)) % n
             draws.append(card_of(stock[pos + i]) if i < take else face_up)
             pos += take
         elif a == act.EXCHANGE:
@@ -295,4 +300,5 @@ def observe(state: ObservedState, seat: int) -> Observation:
         opponent_hand_size=sizes[other],
         legal=legal,
         winner=state.winner,
+        cut=state.cut_known,
     )

@@ -93,6 +93,9 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
         dealer = int(full["dealer"])
         if not 0 <= dealer < self.rules.nplayers:
             raise ValueError(f"dealer must be a seat of {self.rules.variant}, not {dealer}")
+        if self.rules.cut_bonus:  # a chance outcome that is no card: not modelled here
+            raise ValueError("the cut bonus (cut_bonus) is not part of the OpenSpiel game; "
+                             "play it with bezique.State")
         self.dealer = dealer
         self.layout = Layout(self.rules)
         super().__init__(GAME_TYPE, _game_info(self.layout), params)

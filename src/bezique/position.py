@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from .cards import bits, card_of, make_card, mask_of, rank_of
+from .errors import IllegalActionError
 from .melds import (
     QuickPattern,
     classify,
@@ -40,17 +41,20 @@ from .melds import (
     sort_key,
 )
 from .notation import action_to_string, string_to_action
-from .rules import Rules
+from .rules import Rules, cut_bounds
 from .scoring import Settlement, settle, settlement_words, sides, zero_sum
 
 LEAD: Final = 0
 FOLLOW: Final = 1
 DECLARE: Final = 2
 OVER: Final = 3
-PHASE_NAMES: Final = ("lead", "follow", "declare", "over")
+GUESS_CUT: Final = 4  # the cut bonus (RULES.md 9.2): the non-dealer guesses before play
+PHASE_NAMES: Final = ("lead", "follow", "declare", "over", "guess")
 
 # Score event reasons.
-REASONS: Final = ("meld", "seven", "turnup", "last trick", "brisques", "carte")
+REASONS: Final = ("meld", "seven", "turnup", "last trick", "brisques", "carte", "cut")
+CUT_GUESSED: Final = 150  # the non-dealer's right guess of the cut (RULES.md 9.2)
+CUT_24: Final = 250  # a cut of exactly 24 cards, for the dealer
 
 # Carte blanche per seat (RULES.md 9.0.4): not declared yet, no more, declared; a card >= 0
 # is a drawn non-court card the seat may still show for a repeat.
@@ -79,6 +83,7 @@ class Position:
         "_duel",
         "_events",
         "_extra",
+        "_guess",
         "_last",
         "_nstock",
         "_patterns",
@@ -92,6 +97,7 @@ class Position:
         "_tricks_at",
         "_winner",
         "copies",
+        "cut",
         "deal_hands",
         "dealer",
         "hand_masks",
@@ -145,7 +151,9 @@ class Position:
     _nstock: int
     _points: tuple[int, ...]  # the rules' card points by rank (brisques), read per trick
     _tricks_at: tuple[int, int]  # (the trick that scores last at the stock or -1, the last)
-    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte, _duel): snapshots
+    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte, _duel, _guess)
+    cut: int  # the cut bonus: the size of the packet the dealer lifted, else -1
+    _guess: int  # the non-dealer's guess of the cut, -1 until made (or without the cut bonus)
     _duel: int  # four_hand_end = duels: the winner of the last stock trick (it leads the first)
     _carte: tuple[int, ...]  # per seat, where the variant has carte blanche (else empty)
     _restored: tuple[int, ...]  # per seat: the broken melds of its log restored (RULES 9.0.5)
@@ -212,20 +220,22 @@ class Position:
         ) = snap
         if extra is not self._extra:  # only where the deal changed one of them
             self._extra = extra
-            self.trump, self._patterns, self._trick, self._restored, self._carte, self._duel = extra
+            (self.trump, self._patterns, self._trick, self._restored, self._carte, self._duel,
+             self._guess) = extra
 
     def _sync_extra(self) -> None:
-        """Record a change of trump, the trick of three or four, restored melds, carte blanche
-        or the duels in the one tuple snapshots share (they rarely change, and never in the
-        classic game, so a snapshot holds one reference for the six)."""
+        """Record a change of trump, the trick of three or four, restored melds, carte blanche,
+        the duels or the guess of the cut in the one tuple snapshots share (they rarely change,
+        and never in the classic game, so a snapshot holds one reference for the seven)."""
         self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte,
-                       self._duel)
+                       self._duel, self._guess)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
         snap = self._snapshot(0)
         return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *snap[:20], self.trump, self._trick, self._restored, self._carte, self._duel)
+                *snap[:20], self.trump, self._trick, self._restored, self._carte, self._duel,
+                self.cut, self._guess)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.key() == other.key()
@@ -255,8 +265,20 @@ class Position:
 
     @property
     def phase(self) -> str:
-        """``lead``, ``follow``, ``declare`` or ``over``."""
+        """``lead``, ``follow``, ``declare``, ``over``, or ``guess`` (the cut bonus: the
+        non-dealer guesses the cut before play)."""
         return PHASE_NAMES[self.phase_id]
+
+    @property
+    def cut_known(self) -> int | None:
+        """With the cut bonus, the cut once the non-dealer has guessed it (the packet is then
+        counted in front of both), else None."""
+        return self.cut if self._guess >= 0 else None
+
+    @property
+    def cut_guess(self) -> int | None:
+        """With the cut bonus, the non-dealer's guess once made, else None."""
+        return self._guess if self._guess >= 0 else None
 
     def is_terminal(self) -> bool:
         """True when the deal is over (or the game ended during it)."""
@@ -498,6 +520,13 @@ class Position:
         Accepts the forms of RULES.md 7 (see :mod:`bezique.notation`); the action is resolved,
         not checked: :meth:`apply_action` checks it.
         """
+        if self.phase_id == GUESS_CUT and text.strip()[:5].lower() != "guess":
+            raise IllegalActionError(self._guess_first())
         return string_to_action(self, text)
+
+    def _guess_first(self) -> str:
+        lo, hi = cut_bounds(self.rules.cut_range)
+        return (f"first guess how many cards the dealer cut ({lo} to {hi}), e.g. "
+                f"'guess {min(max(24, lo), hi)}'")
 
 

@@ -38,14 +38,21 @@ MAX_BYTES = 20_000_000  # a record file (the bounds on deals and actions: beziqu
 
 
 def deal_record(state: State) -> dict[str, Any]:
-    """One deal as a record entry: dealer, hands, turn-up, stock and the actions so far."""
-    return {
+    """One deal as a record entry: dealer, hands, turn-up, stock and the actions so far; with
+    the cut bonus, the deal's ``cut`` and the non-dealer's ``guess`` (RULES.md 9.8), which is
+    then no entry of the actions."""
+    out: dict[str, Any] = {
         "dealer": state.dealer,
         "hands": [[card_name(p) for p in h] for h in state.deal_hands],
         "turnup": card_name(state.turnup_card) if state.turnup_card >= 0 else None,
         "stock": [card_name(p) for p in state.stock],
-        "actions": [text for _, text in state.history_strings()],
+        "actions": [text for _, text in state.history_strings() if not text.startswith("guess")],
     }
+    if state.rules.cut_bonus:
+        out["cut"] = state.cut
+        if state.cut_guess is not None:
+            out["guess"] = state.cut_guess
+    return out
 
 
 def game_record(rules: Rules, deals: Sequence[State], practice: bool = False) -> dict[str, Any]:
@@ -69,6 +76,8 @@ class DealSpec:
     turnup: str | None
     stock: tuple[str, ...]
     actions: tuple[str, ...]
+    cut: int | None = None  # the cut bonus (RULES.md 9.2): the cut and the guess
+    guess: int | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,13 @@ class Record:
     def start(self, index: int, totals: Sequence[int] | None = None) -> State:
         """The state at the start of deal ``index``, with the given game totals."""
         d = self.deals[index]
-        return State.from_cards(self.rules, d.hands, d.turnup, d.stock, d.dealer, totals)
+        state = State.from_cards(self.rules, d.hands, d.turnup, d.stock, d.dealer, totals, d.cut)
+        if d.guess is not None:
+            try:
+                state.apply(f"guess {d.guess}")
+            except BeziqueError as e:
+                raise RecordError(f"'guess': {e}") from None
+        return state
 
 
 def parse_record(data: Any) -> Record:
@@ -92,9 +107,10 @@ def parse_record(data: Any) -> Record:
     deals = []
     for i, d in enumerate(rec.deals):
         hands = tuple(tuple(h) for h in d.hands)
-        spec = DealSpec(d.dealer, hands, d.turnup, tuple(d.stock), tuple(d.actions))
+        spec = DealSpec(d.dealer, hands, d.turnup, tuple(d.stock), tuple(d.actions), d.cut,
+                        d.guess)
         try:
-            State.from_cards(rec.rules, hands, d.turnup, spec.stock, d.dealer)
+            Record(rec.rules, (spec,)).start(0)
         except RecordError as e:
             raise RecordError(f"deal {i + 1}: {e}") from None
         deals.append(spec)
@@ -169,6 +185,8 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
         if portland:  # RULES.md 9.8: the deal's points without brisques, trumps, the settlement
             settled = s.settlement()
             entry["trumps"] = "SHDC"[s.trump] if s.trump >= 0 else None
+            if s.rules.cut_bonus:  # the cut bonus (RULES.md 9.8): the cut and the guess
+                entry["cut"], entry["guess"] = s.cut, s.cut_guess
             entry["result"] = {
                 "winner": settled.winner if done and settled.winner >= 0 else None,
                 "rubicon": done and settled.rubicon,

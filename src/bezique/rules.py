@@ -72,7 +72,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 _INTS = ("target", "melds_per_trick")
 _BOOLS = ("reform", "fours_distinct_suits", "seven_counts_as_meld", "carte_blanche_repeat",
-          "bezique_fixes_trumps", "partnership")
+          "bezique_fixes_trumps", "partnership", "cut_bonus")
 _NUMBER_CHOICES: dict[str, tuple[int, ...]] = {
     "rubicon_brisque_bonus": (300, 320),
     "rubicon_bonus": (1000, 2000),
@@ -106,8 +106,33 @@ MULTIPACK_OPTIONS: tuple[str, ...] = (
 )
 # Four-handed Bezique (RULES.md 9.5).
 FOUR_HANDED_OPTIONS: tuple[str, ...] = ("partnership", "partner_bezique", "four_hand_end")
+# The cut bonus of Six- and Eight-pack (RULES.md 9.2, 9.10).
+CUT_OPTIONS: tuple[str, ...] = ("cut_bonus", "cut_range")
 OPTION_NAMES: tuple[str, ...] = (*CLASSIC_OPTIONS, *MULTIPACK_OPTIONS[5:],
-                                 "rubicon_brisque_bonus", "rubicon_bonus", *FOUR_HANDED_OPTIONS)
+                                 "rubicon_brisque_bonus", "rubicon_bonus", *CUT_OPTIONS,
+                                 *FOUR_HANDED_OPTIONS)
+MAX_CUT = 127  # the largest cut a guess can name (an action int below 512: bezique.actions)
+
+
+def cut_bounds(text: str) -> tuple[int, int]:
+    """The smallest and largest cut of a ``cut_range`` such as ``"18-30"``.
+
+    >>> cut_bounds("18-30")
+    (18, 30)
+    """
+    lo, _, hi = text.partition("-")
+    return int(lo), int(hi)
+
+
+def _check_cut_range(value: Any) -> str:
+    try:
+        lo, hi = cut_bounds(str(value).strip().replace("–", "-"))
+    except ValueError:
+        lo = hi = -1
+    if isinstance(value, bool) or not 1 <= lo <= hi <= MAX_CUT:
+        raise OptionError(f"option 'cut_range' must be two numbers such as 18-30 (1 to "
+                          f"{MAX_CUT}, the smaller first), not {value!r:.40}")
+    return f"{lo}-{hi}"
 
 
 def _check_option(name: str, value: Any) -> Any:
@@ -143,6 +168,8 @@ def _check_option(name: str, value: Any) -> Any:
             shown = ", ".join("off" if n == 0 else str(n) for n in allowed_n)
             raise OptionError(f"option {name!r} must be one of {shown}, not {value!r:.40}")
         return number
+    if name == "cut_range":
+        return _check_cut_range(value)
     if name in _CHOICES:
         allowed = _CHOICES[name]
         if not isinstance(value, str) or value.strip().lower() not in allowed:
@@ -195,6 +222,8 @@ class Rules:
     four_tens: int = 0
     rubicon_brisque_bonus: int = 300
     rubicon_bonus: int = 1000
+    cut_bonus: bool = False  # six- and eight-pack: the non-dealer guesses the cut (RULES 9.2)
+    cut_range: str = "18-30"
     partnership: bool = False  # four-handed: seats 0 & 2 against 1 & 3 (RULES.md 9.5)
     partner_bezique: str = "own"
     four_hand_end: str = "tricks"
@@ -437,7 +466,7 @@ RUBICON = _make_preset(
 )
 
 SIXPACK = _make_preset(
-    (*MULTIPACK_OPTIONS, "rubicon_bonus"),
+    (*MULTIPACK_OPTIONS, "rubicon_bonus", *CUT_OPTIONS),
     variant="sixpack",
     copies=6,
     melds=SIXPACK_MELDS,
@@ -451,7 +480,8 @@ SIXPACK = _make_preset(
 )
 
 EIGHTPACK = _make_preset(
-    (*(n for n in MULTIPACK_OPTIONS if n != "carte_blanche_repeat"), "rubicon_bonus"),
+    (*(n for n in MULTIPACK_OPTIONS if n != "carte_blanche_repeat"), "rubicon_bonus",
+     *CUT_OPTIONS),
     variant="eightpack",
     copies=8,
     melds=EIGHTPACK_MELDS,

@@ -47,7 +47,7 @@ from pydantic_core import ErrorDetails
 from .agents.base import require_agent_variant
 from .agents.levels import DEFAULT_LEVEL
 from .errors import BeziqueError, ProtocolError, RecordError, RequestError
-from .rules import Rules
+from .rules import MAX_CUT, Rules
 
 # Bounds on what can be a game: refused at once, before any replay (the longest deal, eight
 # packs, has fewer than 1,000 actions).
@@ -82,6 +82,7 @@ OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(
 Options = Annotated[dict[Annotated[StrictStr, Field(max_length=64)], OptionValue],
                     Field(max_length=64)]
 Seat2 = Annotated[StrictInt, Field(ge=0, le=1)]
+SeatN = Annotated[StrictInt, Field(ge=0, le=3)]  # checked against the variant's seats later
 
 
 class _Model(BaseModel):
@@ -184,6 +185,11 @@ class DealIn(_Model):
         default_factory=list, max_length=MAX_ACTIONS,
         description=f"'actions' must be a list of action texts (at most {MAX_ACTIONS} actions "
                     "a deal)")
+    cut: StrictInt | None = Field(None, ge=1, le=MAX_CUT,
+                                  description="'cut' must be a number of cards (the cut bonus)")
+    guess: StrictInt | None = Field(None, ge=1, le=MAX_CUT,
+                                    description="'guess' must be a number of cards (the cut "
+                                                "bonus)")
 
 
 class RecordIn(_Model):
@@ -257,7 +263,7 @@ class StepIn(_Model):
     what = "an action must be an object with 'action'"
     action: ActionText = Field(description="'action' must be an action text such as "
                                            "\"play QS\"")
-    player: Seat2 | None = Field(None, description="'player' must be 0 or 1")
+    player: SeatN | None = Field(None, description="'player' must be a seat number, 0 to 3")
     draw: CardName | None = Field(None, description="'draw' must be a card name such as "
                                                     "\"QS\"")
     points: StrictInt | None = Field(None, ge=0, le=10_000,
@@ -273,21 +279,24 @@ class EngineStart(_Model):
                                description="'variant' must be a variant name such as bezique")
     options: Options | None = Field(None, description="'options' must be an object of rule "
                                                       "options")
-    seat: Seat2 = Field(description="'seat' must be 0 or 1, the seat the engine plays")
-    dealer: Seat2 = Field(1, description="'dealer' must be 0 or 1")
+    seat: SeatN = Field(description="'seat' must be the seat the engine plays, 0 to 3")
+    dealer: SeatN = Field(1, description="'dealer' must be a seat number, 0 to 3")
     hand: CardList = Field(description="'hand' must be the list of the cards you were dealt")
     turnup: CardName | None = Field(None, description="'turnup' must be the card turned up for "
                                                       "trumps, such as \"7H\" (null in the "
                                                       "multi-pack games)")
     totals: Annotated[list[Annotated[StrictInt, Field(ge=0, le=MAX_TOTAL)]],
-                      Field(min_length=2, max_length=2)] = Field(
-        [0, 0], description="'totals' must be the two game totals before this deal, "
-                            "e.g. [0, 0]")
+                      Field(min_length=2, max_length=4)] | None = Field(
+        None, description="'totals' must be the game totals before this deal, one per seat, "
+                          "e.g. [0, 0]")
     seed: StrictInt = Field(0, ge=-MAX_SEED, lt=MAX_SEED,
                             description="'seed' must be a whole number")
+    cut: StrictInt | None = Field(None, ge=1, le=MAX_CUT,
+                                  description="'cut' must be the number of cards cut, once "
+                                              "guessed (the cut bonus)")
     agent: ActionText | None = Field(None, description="'agent' must be an agent spec such "
                                                        "as \"heuristic\"")
-    actions: list[ActionText | tuple[Seat2, ActionText] | StepIn] = Field(
+    actions: list[ActionText | tuple[SeatN, ActionText] | StepIn] = Field(
         default_factory=list, max_length=MAX_ACTIONS,
         description="'actions' must be a list of action texts, [player, text] pairs or objects "
                     "with 'action'")
@@ -310,9 +319,6 @@ class EngineStart(_Model):
             except Exception:  # the fields' own checks will say what is wrong
                 return data
             require_agent_variant(rules)
-            if rules.nplayers != 2:
-                raise ProtocolError(f"the engine protocol plays the two-handed games; "
-                                    f"{rules.variant} is {rules.nplayers}-handed")
         return data
 
 

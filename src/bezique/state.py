@@ -32,7 +32,7 @@ from .cards import (
     replicate,
     suit_of,
 )
-from .deal import checked_deal, shuffled_deal
+from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .declaring import Declaring
 from .errors import IllegalActionError, RecordError
 from .melds import (
@@ -46,6 +46,7 @@ from .position import (
     CARTE_ON,
     DECLARE,
     FOLLOW,
+    GUESS_CUT,
     LEAD,
     OVER,
     PHASE_NAMES,
@@ -83,9 +84,12 @@ class State(Declaring):
         """A deal shuffled by ``seed`` (an int or a ``random.Random``); same seed, same deal.
 
         The dealer deals ``hand_size`` cards to each seat, starting at their left (the next
-        seat), then turns up the next card if the variant has a turn-up."""
-        hands, turnup, stock = shuffled_deal(rules, seed, dealer)
-        return cls._make(rules, hands, turnup, stock, dealer, totals)
+        seat), then turns up the next card if the variant has a turn-up.  With the cut bonus
+        the same generator then draws the cut from ``cut_range``."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        hands, turnup, stock = shuffled_deal(rules, rng, dealer)
+        cut = dealt_cut(rules, rng)
+        return cls._make(rules, hands, turnup, stock, dealer, totals, cut)
 
     @classmethod
     def from_cards(
@@ -96,14 +100,17 @@ class State(Declaring):
         stock: Sequence[int | str],
         dealer: int = 1,
         totals: Sequence[int] | None = None,
+        cut: int | None = None,
     ) -> State:
         """A deal given card by card (cards as ints 0..31 or text); the stock's top comes first.
-        ``turnup`` is None in a variant without a turn-up.
+        ``turnup`` is None in a variant without a turn-up; ``cut`` is the size of the cut with
+        the cut bonus (RULES.md 9.2), and None without it.
 
-        Raises :class:`RecordError` unless hands, turn-up and stock are exactly the pack.
+        Raises :class:`RecordError` unless hands, turn-up and stock are exactly the pack (and
+        the cut is given, within ``cut_range``, exactly when the cut bonus is on).
         """
         ph, tu, st = checked_deal(rules, hands, turnup, stock, dealer)
-        return cls._make(rules, ph, tu, st, dealer, totals)
+        return cls._make(rules, ph, tu, st, dealer, totals, checked_cut(rules, cut))
 
     @classmethod
     def _make(
@@ -114,6 +121,7 @@ class State(Declaring):
         stock: Sequence[int],
         dealer: int,
         totals: Sequence[int] | None,
+        cut: int | None = None,
     ) -> State:
         n = rules.nplayers
         zeros = (0,) * n
@@ -153,9 +161,11 @@ class State(Declaring):
         s._duel = -1
         s._restored = zeros
         s._carte = (CARTE_NOT_YET,) * n if rules.carte_points else ()
+        s.cut = -1 if cut is None else cut
+        s._guess = -1
         s._sync_extra()
         s.turn = (dealer + 1) % n
-        s.phase_id = LEAD
+        s.phase_id = LEAD if cut is None else GUESS_CUT
         s._dmelds = 0
         s._dseven = False
         s.trick_count = 0
@@ -210,6 +220,8 @@ class State(Declaring):
         s._duel = self._duel
         s._restored = self._restored
         s._carte = self._carte
+        s.cut = self.cut
+        s._guess = self._guess
         s._extra = self._extra
         return s
 
@@ -238,6 +250,8 @@ class State(Declaring):
         seat = self.turn
         if ph == DECLARE:
             return self._declare_actions(seat)
+        if ph == GUESS_CUT:
+            return self._guess_actions()
         hand = self.hand_masks[seat]
         if ph == FOLLOW and self.stock_pos >= self._nstock:
             hand = self._follow_mask(hand)
@@ -312,11 +326,19 @@ class State(Declaring):
         if ph == OVER:
             raise IllegalActionError("the deal is over")
         seat = self.turn
-        if 0 <= action < 256 and ph != DECLARE:
+        if 0 <= action < 256 and ph < DECLARE:
             self._play(seat, action)
             return
         if action < 0:
             raise IllegalActionError(f"{action} is not an action")
+        if ph == GUESS_CUT or act.GUESS <= action < 512:
+            if ph != GUESS_CUT or not act.GUESS <= action < 512:
+                raise IllegalActionError(
+                    self._guess_first() if ph == GUESS_CUT else
+                    "the cut was guessed before play" if self.rules.cut_bonus else
+                    f"{action} is not an action in {self.rules.variant} (no cut to guess)")
+            self._guess_cut(seat, action)
+            return
         if action < 256:
             raise IllegalActionError(
                 "you won the trick: declare a meld or pass (draw) before playing"

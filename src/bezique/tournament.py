@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents import make_agent
-from .arena import Z95, MatchResult, pair_tasks, play_pairs
+from .arena import Z95, MatchResult, pair_tasks, play_pairs, require_two_seats
 from .errors import BeziqueError
 from .rules import Rules
 
@@ -213,6 +213,7 @@ def run_tournament(agents: Sequence[str], rules: Rules, *, deals: int | None = N
     """Match every pair of ``agents`` on ``deals`` duplicated deals (or ``games`` games) each
     and rate them.  ``jobs`` and ``ray`` as for :func:`bezique.arena.run_match`; ``progress``
     is called with the number of duplicated pairs done (of all the pairings)."""
+    require_two_seats(rules)
     specs = tuple(agents)
     if len(specs) < 2:
         raise BeziqueError("a tournament needs at least two agents")

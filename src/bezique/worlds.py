@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 
 from .cards import card_of
+from .deal import dealt_cut
 from .errors import BeziqueError
 from .state import State
 
@@ -49,7 +50,10 @@ def reshuffled_deal(state: State, seat: int, rng: random.Random) -> State:
         else:
             stock[i] = v
     turnup = None if state.turnup_card < 0 else card_of(state.turnup_card)
-    return State.from_cards(state.rules, hands, turnup, stock, state.dealer, state.totals)
+    cut = state.cut_known  # public once guessed; before the guess nobody knows it: redrawn
+    if cut is None and state.rules.cut_bonus:
+        cut = dealt_cut(state.rules, rng)
+    return State.from_cards(state.rules, hands, turnup, stock, state.dealer, state.totals, cut)
 
 
 def resample_from_infostate(state: State, seat: int, rng: random.Random,

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
+from ..deal import assumed_cut
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..state import FOLLOW, State
@@ -138,7 +139,7 @@ class _Plan:
                         events.append(("turnup", -1, "final"))
                 if left < 2 or pos >= stock_size:  # (no turn-up: the stock ends on a pair)
                     events.append(("endphase", -1, ""))
-            else:  # pragma: no cover - the observation comes from a State
+            elif verb != "guess":  # (the guess of the cut moves no card)
                 raise SamplingError(f"unknown action {text!r} in the observation")
         self.pos = pos
         self.my_stock = my_stock
@@ -388,7 +389,7 @@ def _replay(obs: Observation, hands: Sequence[Sequence[int]], turnup: int,
     opponent won a trick and declared nothing though it could have scored; with a ``model``,
     how many of the opponent's stock-phase choices differ from the model's in its place."""
     state = State.from_cards(obs.rules, hands, turnup if turnup >= 0 else None, stock, obs.dealer,
-                             obs.totals)
+                             obs.totals, assumed_cut(obs.rules, obs.cut))
     opp = 1 - obs.seat
     unlikely = 0
     differ = 0

@@ -114,9 +114,6 @@ def match_setup(games: int | None, deals: int | None, variant: str, options: tup
         deals = 100
     rules = Rules.preset(variant, **parse_options(options))
     require_agent_variant(rules)
-    if rules.nplayers != 2:
-        fail(f"the arena and tournaments seat two agents; {variant} has {rules.nplayers} seats "
-             "(its strength runs: benchmarks/strength_tables.py)")
     count = games if games is not None else deals
     assert count is not None
     return rules, games, deals, count, jobs if jobs is not None else 0 if ray else 1

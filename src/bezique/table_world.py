@@ -1,0 +1,303 @@
+"""A whole deal of three or four seats that fits what one seat knows: the engine protocol's
+stand-in for the tables of RULES.md 9.4-9.5.
+
+The engine protocol (:mod:`bezique.engine`) is told one seat's dealt hand, the turn-up, every
+public action and the cards that seat drew.  To let an agent think, it needs a full deal in which
+those actions replay.  :func:`table_world` builds one by *repairing* a random deal as it
+replays: the other seats' cards are dealt at random; when an action of another seat needs a card
+that seat does not hold in the world (``play QS``, a meld, the seven of trumps), a copy of the
+card that nobody has seen yet (in a third seat's concealed hand, or in the stock not yet drawn)
+is swapped with one of that seat's unseen cards; when the seat's own draw is not the card the
+world has there, the drawn card is swapped in the same way; an end-phase play that the world's
+hand makes illegal swaps away one of the cards that would have to be played instead.  Only cards
+no one has seen move, so nothing public changes; after each repair the deal is replayed from
+the start, and a deal that no longer replays is dealt afresh.
+
+>>> from bezique import Rules, State
+>>> s = State.new_deal(Rules.preset("bezique3"), seed=4)
+>>> texts = []
+>>> for _ in range(9):
+...     texts.append(s.legal_action_strings()[0]); s.apply(texts[-1])
+>>> seen = s.observation(0)
+>>> w = table_world(s.rules, 0, s.dealer, [c & 31 for c in s.deal_hands[0]],
+...                 s.turnup_card & 31, [(t, None, None) for t in texts], seen.draws, seed=1)
+>>> w.observation(0) == seen
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from .cards import card_name, card_of, make_card, parse_card
+from .errors import BeziqueError, IllegalActionError, ProtocolError
+from .rules import Rules
+from .state import State
+
+MAX_DEALS = 20  # fresh deals tried before giving up
+MAX_REPAIRS = 600  # repairs tried in one deal
+MAX_TRIES = 40  # repairs tried for one action
+
+Place = tuple[str, int]  # ("hand", seat * 100 + index) or ("stock", index)
+Act = tuple[str, int | None, int | None]  # text, the player (if given), its points (if given)
+
+
+class _Repair(Exception):
+    """The current world cannot go on: deal afresh."""
+
+
+def table_world(rules: Rules, seat: int, dealer: int, hand: Sequence[int], turnup: int | None,
+                actions: Sequence[Act], draws: Sequence[int],
+                totals: Sequence[int] | None = None, seed: int = 0,
+                cut: int | None = None) -> State:
+    """A deal in which ``actions`` replay, ``seat`` holding ``hand`` and drawing ``draws`` (in
+    order); :class:`ProtocolError` if none is found (an impossible position, or an action of
+    ``seat`` itself that is refused).  Each action is (text, player or None, points or None):
+    a player is checked, and points tell whether an ``exchange`` gave away a seven that had
+    scored (0) or another (10)."""
+    pool = Counter(card_of(p) for p in rules.deck)
+    stocked = list(draws)  # the seat's draws from the stock
+    for c in (*hand, *draws, *(() if turnup is None else (turnup,))):
+        if pool[c] <= 0:
+            if c == turnup and c in stocked:  # the seat's last draw was the turn-up itself
+                stocked.reverse()
+                stocked.remove(c)
+                stocked.reverse()
+                continue
+            raise ProtocolError(f"too many {card_name(c)}: a {rules.variant} pack has "
+                                f"{rules.copies}")
+        pool[c] -= 1
+    rng = random.Random(seed)
+    last: str = "no deal fits these actions"
+    for _ in range(MAX_DEALS):
+        world = _World(rules, seat, dealer, list(hand), turnup, list(draws), stocked, pool,
+                       totals, cut, rng)
+        try:
+            return world.replay(actions)
+        except _Repair as e:
+            last = str(e) or last
+    raise ProtocolError(f"no deal fits these actions: {last}")
+
+
+class _World:
+    """One candidate deal (card ids in deal order) and its replay."""
+
+    def __init__(self, rules: Rules, seat: int, dealer: int, hand: list[int],
+                 turnup: int | None, draws: list[int], stocked: list[int], pool: Counter[int],
+                 totals: Sequence[int] | None, cut: int | None, rng: random.Random) -> None:
+        self.rules, self.seat, self.dealer, self.rng = rules, seat, dealer, rng
+        self.turnup, self.totals, self.cut, self.draws = turnup, totals, cut, draws
+        rest = list(pool.elements())
+        rng.shuffle(rest)
+        n, h = rules.nplayers, rules.hand_size
+        self.hands: list[list[int]] = [hand if s == seat else [] for s in range(n)]
+        for s in range(n):
+            if s != seat:
+                self.hands[s], rest = rest[:h], rest[h:]
+        stock = rest + stocked  # the seat's draws are moved to their places as they happen
+        rng.shuffle(stock)
+        self.stock = stock
+        self.repairs = 0
+        self.drawn = 0  # the seat's draws made so far in the replay
+        self.why = ""  # what the last repair was for
+
+    def _start(self) -> State:
+        return State.from_cards(self.rules, self.hands, self.turnup, self.stock, self.dealer,
+                                self.totals, self.cut)
+
+    def replay(self, actions: Sequence[Act]) -> State:
+        state = self._start()
+        i = 0
+        while i < len(actions):
+            text, claimed, points = actions[i]
+            player = state.current_player()
+            if player < 0:
+                raise ProtocolError(f"action {i + 1} ({text!r}): the deal is already over")
+            if claimed is not None and claimed != player:
+                raise ProtocolError(f"action {i + 1} ({text!r}): it is player {player}'s turn, "
+                                    f"not player {claimed}'s")
+            probe = state.clone()
+            try:
+                probe.apply(text)
+            except IllegalActionError as e:
+                if player == self.seat:
+                    raise ProtocolError(f"action {i + 1} ({text!r} by player {player}) is "
+                                        f"refused: {e}") from None
+                state = self._first_fit(self._action_swaps(state, player, text, str(e)),
+                                        actions, i)
+                continue
+            if points is not None and points != sum(
+                    e[1] for e in probe.events[len(state.events):] if e[0] == player):
+                state = self._first_fit(self._surplus_swaps(state, player, text), actions, i)
+                continue
+            got = probe.hand_masks[self.seat] & ~state.hand_masks[self.seat]
+            got &= ~state.shown_masks[self.seat]
+            if text.strip().lower() in ("pass", "draw") and got:
+                if self.drawn >= len(self.draws):
+                    raise ProtocolError(f"action {i + 1} ({text!r}): the card you drew is "
+                                        "missing (give it as 'draw')")
+                p = got.bit_length() - 1
+                want = self.draws[self.drawn]
+                if card_of(p) != want and p in state.stock:
+                    state = self._first_fit(
+                        self._draw_swaps(state, want, ("stock", state.stock.index(p))),
+                        actions, i)
+                    continue
+                self.drawn += 1
+            state = probe
+            i += 1
+        return state
+
+    @staticmethod
+    def _replays(state: State, actions: Sequence[Act]) -> bool:
+        """Whether ``actions`` all replay from ``state`` and score the points given."""
+        try:
+            for text, _, points in actions:
+                player, k = state.current_player(), len(state.events)
+                state.apply(text)
+                if points is not None and points != sum(
+                        e[1] for e in state.events[k:] if e[0] == player):
+                    return False
+        except BeziqueError:
+            return False
+        return True
+
+    def _first_fit(self, swaps: list[tuple[Place, Place]],
+                   actions: Sequence[Act], upto: int) -> State:
+        """Make the first of ``swaps`` (in a random order) after which the actions before
+        ``upto`` still replay (one may give a seat a card that an earlier end-phase trick
+        says it did not hold), and return the replayed state."""
+        self.rng.shuffle(swaps)
+        for a, b in swaps[:MAX_TRIES]:
+            self.repairs += 1
+            if self.repairs > MAX_REPAIRS:
+                raise _Repair("too many repairs")
+            self._swap(a, b)
+            state = self._start()
+            if self._replays(state, actions[:upto]):
+                return state
+            self._swap(a, b)  # back
+        raise _Repair(self.why or "no repair fits the earlier actions")
+
+    # -- where the unseen cards are
+
+    def _place(self, state: State, p: int) -> tuple[str, int] | None:
+        """The deal place of physical card ``p``: ("hand", seat*100 + index) or ("stock", i)."""
+        for s, dealt in enumerate(state.deal_hands):
+            if p in dealt:
+                return ("hand", s * 100 + dealt.index(p))
+        return ("stock", state.stock.index(p)) if p in state.stock else None
+
+    def _unseen(self, state: State, card: int, exclude: int, stock_from: int,
+                reserve_from: int = -1) -> list[int]:
+        """Physical copies of ``card`` nobody but their holder has seen: in the concealed hands
+        of seats other than the seat and ``exclude``, or in the stock from ``stock_from`` on
+        (less the copies the seat will still draw from its draw ``reserve_from`` on, by
+        default the next)."""
+        out = []
+        for s in range(self.rules.nplayers):
+            if s in (self.seat, exclude):
+                continue
+            free = state.hand_masks[s] & ~state.known_masks[s]
+            out += [p for p in range(card, 32 * self.rules.copies, 32) if free >> p & 1]
+        later = Counter(self.draws[self.drawn if reserve_from < 0 else reserve_from:])
+        if state.turnup is not None:  # the last draw may be the face-up card itself, or the
+            later[state.turnup] -= 1  # seven of trumps once it is exchanged
+            if state.trump >= 0:
+                later[make_card(self.rules.seven_rank, state.trump)] -= 1
+        spare = [p for p in state.stock[stock_from:] if card_of(p) == card]
+        out += spare[later[card]:] if len(spare) > later[card] else []
+        return out
+
+    def _swap(self, a: Place, b: Place) -> None:
+        va, vb = self._get(a), self._get(b)
+        self._set(a, vb)
+        self._set(b, va)
+
+    def _get(self, place: tuple[str, int]) -> int:
+        kind, i = place
+        return self.hands[i // 100][i % 100] if kind == "hand" else self.stock[i]
+
+    def _set(self, place: tuple[str, int], card: int) -> None:
+        kind, i = place
+        if kind == "hand":
+            self.hands[i // 100][i % 100] = card
+        else:
+            self.stock[i] = card
+
+    # -- repairs
+
+    def _places(self, state: State, cards: Sequence[int]) -> list[Place]:
+        out = []
+        for p in cards:
+            where = self._place(state, p)
+            if where is not None:
+                out.append(where)
+        return out
+
+    def _draw_swaps(self, state: State, card: int, to: Place) -> list[tuple[Place, Place]]:
+        """Swaps that bring a copy of ``card`` that nobody has seen to ``to``."""
+        copies = self._unseen(state, card, -1, state.stock_pos, self.drawn + 1)
+        self.why = f"no unseen {card_name(card)} is left for the seat's draw"
+        return [(where, to) for where in self._places(state, copies)]
+
+    def _surplus_swaps(self, state: State, player: int,
+                       text: str) -> list[tuple[Place, Place]]:
+        """Swaps that take away a copy of a card ``text`` uses that ``player`` held besides
+        (an exchange that scored, or did not, unlike the game's)."""
+        self.why = f"player {player}'s {text!r} scores otherwise"
+        need = _needed(self.rules, state, text)
+        free = state.hand_masks[player] & ~state.known_masks[player]
+        extra = [p for p in range(free.bit_length()) if free >> p & 1 and card_of(p) in need]
+        others = [p for s in range(self.rules.nplayers) if s not in (player, self.seat)
+                  for p in range((state.hand_masks[s] & ~state.known_masks[s]).bit_length())
+                  if (state.hand_masks[s] & ~state.known_masks[s]) >> p & 1]
+        others += state.stock[state.stock_pos:]
+        return [(a, b) for a in self._places(state, extra) for b in self._places(state, others)]
+
+    def _action_swaps(self, state: State, player: int, text: str,
+                      why: str) -> list[tuple[Place, Place]]:
+        """Swaps that give ``player`` the concealed cards ``text`` needs, or take away one that
+        made the play illegal."""
+        self.why = f"player {player} cannot play {text!r} ({why})"
+        need = _needed(self.rules, state, text)
+        free = state.hand_masks[player] & ~state.known_masks[player]
+        held = state.hand_masks[player]
+        if text.strip().lower() == "seven":  # a seven that has scored does not count
+            held &= ~state.scored_sevens
+        have = Counter(card_of(p) for p in range(held.bit_length()) if held >> p & 1)
+        for card, k in need.items():
+            if have[card] >= k:
+                continue
+            copies = self._unseen(state, card, player, state.stock_pos)
+            mine = [p for p in range(free.bit_length())
+                    if free >> p & 1 and card_of(p) not in need]
+            return [(a, b) for a in self._places(state, copies)
+                    for b in self._places(state, mine)]
+        # it held the cards: a card it would have had to play instead (the end phase)
+        legal = [p for p in range(free.bit_length()) if free >> p & 1 and any(
+            a & 31 == p & 31 for a in state.legal_actions() if 0 <= a < 256)]
+        others = [p for s in range(self.rules.nplayers) if s not in (player, self.seat)
+                  for p in range((state.hand_masks[s] & ~state.known_masks[s]).bit_length())
+                  if (state.hand_masks[s] & ~state.known_masks[s]) >> p & 1]
+        return [(a, b) for a in self._places(state, legal) for b in self._places(state, others)]
+
+
+def _needed(rules: Rules, state: State, text: str) -> Counter[int]:
+    """The concealed cards an action needs in its player's hand."""
+    words = text.split()
+    verb = words[0].lower() if words else ""
+    need: Counter[int] = Counter()
+    if verb in ("play", "meld"):
+        for tok in words[1:]:
+            if "*" in tok or "+" in tok:
+                continue
+            try:
+                need[parse_card(tok)] += 1
+            except ValueError:
+                continue
+    elif verb in ("exchange", "seven") and state.trump >= 0:
+        need[make_card(rules.seven_rank, state.trump)] += 1
+    return need
