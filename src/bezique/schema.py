@@ -12,7 +12,7 @@ model once the fields have the right form; whether an action is legal is the eng
 >>> check(EngineStart, {"cmd": "new", "seat": 0.0, "hand": [], "turnup": "7H"})
 Traceback (most recent call last):
 ...
-bezique.errors.ProtocolError: 'seat' must be 0 or 1, the seat the engine plays (not 0.0)
+bezique.errors.ProtocolError: 'seat' must be the seat the engine plays, 0 to 3 (not 0.0)
 >>> check(WebCreate, {"target": 99}).target
 Traceback (most recent call last):
 ...
