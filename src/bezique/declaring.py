@@ -131,6 +131,11 @@ class Declaring(Position):
         out.append(act.PASS)
         return out
 
+    def may_offer(self, seat: int) -> bool:
+        """Whether ``seat`` may ``offer`` the declaring turn to its partner now (a four-seat
+        partnership, the trick's winner declaring, nothing declared yet)."""
+        return self.phase_id == DECLARE and len(self.hand_masks) == 4 and self._may_offer(seat)
+
     def _may_offer(self, seat: int) -> bool:
         """Partnership (RULES.md 9.5): the trick's winner may pass the declaring turn to the
         partner instead of declaring (once: not after a declaration, not back again)."""

@@ -15,6 +15,9 @@ Its rules of thumb:
 * **Tricks while the stock lasts**: win a trick when it holds brisques or when a meld waits to be
   declared, and win it cheaply; otherwise throw the card it costs least to lose.  Lead low cards
   that make no meld; lead a brisque only when the opponent can hardly beat it.
+* **Three or four seats** (RULES.md 9.4, 9.5): the table's rules of thumb, partners included,
+  are :class:`~bezique.agents.table_play.TablePolicy`'s, on a world of
+  :mod:`bezique.agents.table_worlds`.
 * **The last tricks**: once the stock is gone both hands are known to a card counter; small
   enough positions are solved exactly (:mod:`bezique.agents.solver`), larger ones are played by
   simple rules (win cheaply, lead sure winners).
@@ -41,6 +44,8 @@ from .base import register_agent
 from .endgame import solve
 from .sampling import WorldSampler
 from .solver import SolverBudgetError
+from .table_play import TablePolicy
+from .table_worlds import TableSampler
 from .targets import M32, MeldTargets, card_counts, fold32, meld_targets
 
 
@@ -188,13 +193,24 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------ the stock phase
 
-    def _context(self, state: State, tg: MeldTargets, held: int) -> tuple[list[float], int]:
+    def table_costs(self, state: State, gone: int) -> list[float]:
+        """:meth:`keep_costs` at a table of three or four, where ``gone`` is every physical
+        card the seat to act sees out of reach: won in tricks, on the table of the other seats
+        and in the current trick (:mod:`bezique.agents.table_play`)."""
+        tg = meld_targets(state.rules, state.trump)
+        held = state.hand_masks[state.turn] | state.shown_masks[state.turn]
+        return self._context(state, tg, held, gone)[0]
+
+    def _context(self, state: State, tg: MeldTargets, held: int,
+                 gone: int = -1) -> tuple[list[float], int]:
         """(the cost of losing one copy of each card, unseen card count) for the seat to act,
-        which holds the physical cards ``held`` (hand and shown)."""
+        which holds the physical cards ``held`` (hand and shown); ``gone``: the cards seen out
+        of reach (by default, of two seats: won, the other's shown cards and the lead)."""
         seat = state.turn
         copies = tg.copies
-        gone = (state.won_masks[0] | state.won_masks[1] | state.shown_masks[1 - seat]
-                | (0 if state.lead_card < 0 else 1 << state.lead_card))
+        if gone < 0:
+            gone = (state.won_masks[0] | state.won_masks[1] | state.shown_masks[1 - seat]
+                    | (0 if state.lead_card < 0 else 1 << state.lead_card))
         # the cards neither held nor seen gone (the won, shown and led cards are distinct
         # physical cards, so per card: copies in the pack - mine - gone)
         unseen = tg.deck_mask & ~(held | gone)
@@ -448,11 +464,15 @@ class HeuristicAgent:
     def __init__(self, seed: int | None = None, solver_cards: int = 8) -> None:
         self.rng = random.Random(seed)
         self.policy = HeuristicPolicy(solver_cards=solver_cards)
+        self.table = TablePolicy(self.policy)  # three or four seats (RULES.md 9.4, 9.5)
 
     def act(self, obs: Observation) -> str:
         """The policy's action for this observation."""
         if len(obs.legal) == 1:
             return obs.legal[0]
+        if obs.rules.nplayers > 2:
+            table = TableSampler(obs).sample(random.Random(self.rng.getrandbits(64)))
+            return table.action_to_string(self.table.choose(table))
         if obs.end_phase and obs.phase in ("lead", "follow"):
             mine = len(obs.hand)
             if mine <= self.policy.solver_cards:

@@ -2,7 +2,9 @@
 
 Level 3, the default, decides in a median 0.07 s on one core (0.18 s when there is a real
 choice, 90th percentile 0.86 s: the last tricks before the end phase take longest; see
-``benchmarks/STRENGTH.md``); level 5 takes a few seconds a move.
+``benchmarks/STRENGTH.md``); level 5 takes a few seconds a move.  At a table of three or
+four (``bezique3``, ``bezique4``) the search levels stop sampling after ``search.TABLE_MS``
+(0.4 s) a decision.
 """
 
 from __future__ import annotations

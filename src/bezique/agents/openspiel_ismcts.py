@@ -126,6 +126,9 @@ class OpenSpielISMCTSAgent:
         if len(obs.legal) == 1:
             return obs.legal[0]
         require_agent_variant(obs.rules)
+        if obs.rules.nplayers != 2:
+            raise OptionError(f"{NAME} plays the two-handed games only, not "
+                              f"{obs.rules.variant}: use heuristic or search")
         world = WorldSampler(obs).sample(self.rng)
         root = self._adapter.state_from_engine(self._game(obs.rules, obs.dealer), world)
         policy = self._search(self._bot(root.get_game()), root, deadline)

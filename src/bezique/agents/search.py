@@ -20,6 +20,11 @@ play.  A close call with fewer than ``extend_below`` cards left in the stock (wh
 from the heuristic pays, see ``benchmarks/STRENGTH.md``) gets more worlds, up to ``extend``
 times ``samples``, for the heuristic's choice and its two best rivals, until the call is clear.
 
+At a table of three or four (RULES.md 9.4, 9.5) the decision is
+:class:`~bezique.agents.table_search.TableSearch`'s: worlds for every unseen hand, whole-deal
+rollouts of the table heuristic, each side's points (partners' add) less the best other side's,
+within :data:`TABLE_MS` milliseconds unless ``ms`` sets another budget.
+
 In the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7) results are settled
 values, not points: a finished deal by its settlement, a solved end phase by the settlement of
 its split, a horizon leaf by the expected settlement of both sides' likely totals
@@ -64,6 +69,8 @@ from .sampling import WorldSampler
 from .settled import is_settled, settled_after_end, settled_estimate, settled_value
 from .solver import EndSolver, SolverBudgetError
 from .solver_tables import hand_mask
+from .table_play import TablePolicy
+from .table_search import TableSearch
 from .targets import meld_targets
 
 
@@ -236,6 +243,10 @@ MAX_SAMPLES = 5000  # worlds per decision: level 5 uses 400; more would stall a 
 MAX_EXTEND = 20  # times the worlds of a close call
 MAX_HORIZON = 40  # tricks a rollout plays before the evaluation
 MAX_MS = 600_000.0  # milliseconds of a time budget
+# at a table of three or four, the thinking time a decision may take when no ``ms`` is set:
+# whole-deal rollouts are slow, and the worlds stop at this time or ``samples`` (see
+# ``benchmarks/STRENGTH.md``, "Three- and four-handed")
+TABLE_MS = 400.0
 
 
 class SearchAgent:
@@ -285,6 +296,10 @@ class SearchAgent:
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned")
+        # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic
+        self.table = TableSearch(TablePolicy(self.policy, quick=True), samples, TABLE_MS,
+                                 self.prior, self.confidence, potential, horizon,
+                                 first=TablePolicy(self.policy))
 
     def set_budget(self, ms: float) -> None:
         """Think for about ``ms`` milliseconds a decision: sample worlds until the time is up
@@ -304,6 +319,8 @@ class SearchAgent:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
+        if obs.rules.nplayers > 2:
+            return self._table_act(obs)
         if obs.end_phase and obs.phase in ("lead", "follow"):
             try:
                 return solve(obs, max_nodes=2_000_000).best
@@ -313,6 +330,17 @@ class SearchAgent:
         if len(cands) == 1:
             return cands[0]
         return self.evaluate(obs)[0]
+
+    def _table_act(self, obs: Observation) -> str:
+        """A decision at a table of three or four (:mod:`bezique.agents.table_search`): up to
+        ``samples`` worlds within ``ms`` (by default :data:`TABLE_MS`) and the time limit."""
+        ms = self.ms or TABLE_MS
+        if self.limit:
+            ms = min(ms, 850.0 * self.limit)
+        self.table.ms = ms
+        text = self.table.act(obs, random.Random(self.rng.getrandbits(64)))
+        self.last_worlds = self.table.last_worlds
+        return text
 
     def evaluate(self, obs: Observation) -> tuple[str, dict[str, float]]:
         """(best action, average deal result of each legal action over the sampled worlds; an

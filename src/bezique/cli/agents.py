@@ -13,6 +13,7 @@ def agents_cmd() -> None:
     (bezique arena, the engine protocol, make_agent in Python).
     """
     from ..agents import agent_options, agent_summaries
+    from ..agents.base import AGENT_VARIANTS
     from ..agents.levels import DEFAULT_LEVEL, LEVELS
 
     for name, summary in agent_summaries().items():
@@ -23,3 +24,4 @@ def agents_cmd() -> None:
     click.echo("levels: " + ", ".join(
         f"{lv} = {spec}{' (default)' if lv == DEFAULT_LEVEL else ''}"
         for lv, spec in LEVELS.items()))
+    click.echo("variants: " + ", ".join(AGENT_VARIANTS))
