@@ -54,6 +54,9 @@ COMPILED_MODULES = (
     "src/bezique/agents/heuristic.py",
     "src/bezique/agents/evaluation.py",
     "src/bezique/agents/search.py",
+    "src/bezique/agents/table_worlds.py",
+    "src/bezique/agents/table_play.py",
+    "src/bezique/agents/table_search.py",
 )
 
 # All compiled modules share one library, bezique_native__mypyc*.so (mypyc's "group"). It must be
