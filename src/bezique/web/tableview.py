@@ -21,7 +21,7 @@ from ..scoring import sides
 from .live import LiveGame
 from .seats import is_away, seats_view, waiting
 from .store import GameRow
-from .views import display_key, seat_view
+from .views import hand_cards, seat_view, table_cards
 
 
 def view_for(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
@@ -112,22 +112,10 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
     seat, rules, n = obs.seat, obs.rules, obs.rules.nplayers
     legal = set(obs.legal)
     short = waiting(row)
-    hand = [{"card": card_name(c),
-             "action": f"play {card_name(c)}" if f"play {card_name(c)}" in legal else None}
-            for c in sorted(obs.hand, key=display_key)]
+    hand = hand_cards(obs, legal)
 
     def table(s: int) -> list[dict[str, Any]]:
-        seen: dict[int, int] = {}
-        out = []
-        for c in sorted(obs.shown[s], key=display_key):
-            k = seen[c] = seen.get(c, 0) + 1
-            action = None
-            if s == seat:
-                for cand in (f"play {card_name(c)}*", f"play {card_name(c)}*{k}"):
-                    if cand in legal:
-                        action = cand
-            out.append({"card": card_name(c), "action": action})
-        return out
+        return table_cards(obs, s, legal)
 
     melds = sorted((meld_of(rules, obs.trump, a) for a in legal if a.startswith("meld ")),
                    key=lambda m: (-int(m["points"]), str(m["action"])))

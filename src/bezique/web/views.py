@@ -60,6 +60,28 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
     return out
 
 
+def hand_cards(obs: Observation, legal: set[str]) -> list[dict[str, Any]]:
+    """The seat's concealed cards in screen order, each with its play action if legal."""
+    return [{"card": _code(c), "action": f"play {_code(c)}" if f"play {_code(c)}" in legal
+             else None} for c in sorted(obs.hand, key=display_key)]
+
+
+def table_cards(obs: Observation, s: int, legal: set[str]) -> list[dict[str, Any]]:
+    """Seat ``s``'s shown cards in screen order; the viewing seat's own carry their play
+    action (``QS*`` or, where copies differ, ``QS*2``) if legal."""
+    seen: dict[int, int] = {}
+    out = []
+    for c in sorted(obs.shown[s], key=display_key):
+        k = seen[c] = seen.get(c, 0) + 1
+        action = None
+        if s == obs.seat:
+            for cand in (f"play {_code(c)}*", f"play {_code(c)}*{k}"):
+                if cand in legal:
+                    action = cand
+        out.append({"card": _code(c), "action": action})
+    return out
+
+
 def seat_view(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
     """The whole message a seat receives about its game, built from its observation only."""
     obs: Observation = live.game.state.observation(seat)
@@ -81,23 +103,10 @@ def build_view(
     legal = set(obs.legal)
     rules = obs.rules
     names = list(row.names)
-    hand = [
-        {"card": _code(c), "action": f"play {_code(c)}" if f"play {_code(c)}" in legal else None}
-        for c in sorted(obs.hand, key=display_key)
-    ]
+    hand = hand_cards(obs, legal)
 
     def table(s: int) -> list[dict[str, Any]]:
-        seen: dict[int, int] = {}
-        out = []
-        for c in sorted(obs.shown[s], key=display_key):
-            k = seen[c] = seen.get(c, 0) + 1
-            action = None
-            if s == seat:
-                for cand in (f"play {_code(c)}*", f"play {_code(c)}*{k}"):
-                    if cand in legal:
-                        action = cand
-            out.append({"card": _code(c), "action": action})
-        return out
+        return table_cards(obs, s, legal)
 
     melds_avail: list[dict[str, Any]] = []
     for text in sorted(a for a in legal if a.startswith("meld ")):
