@@ -127,18 +127,22 @@ def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:
         mark = "▶" if obs.turn == seat and not terminal else " "
         t.add_row(f"{mark}{name}", str(obs.scores[seat]), str(obs.totals[seat]
                                                               + obs.scores[seat]))
-    info = Text.assemble("Trumps ", (SUIT_SYMBOLS[obs.trump] if obs.trump >= 0
-                                      else "not yet fixed",
-                                      "bold red" if colour and obs.trump in (1, 2)
-                                      else "bold"))
+    whose = Text(whose_turn(obs, terminal), "bold yellow" if colour else "bold")
+    return Group(t, *trump_and_stock(obs, colour), whose)
+
+
+def trump_and_stock(obs: Observation, colour: bool) -> tuple[Text, Text]:
+    """The score panel's lines on trumps (and the turn-up) and on the stock."""
+    trumps = SUIT_SYMBOLS[obs.trump] if obs.trump >= 0 else "not yet fixed"
+    info = Text.assemble("Trumps ", (trumps, "bold red" if colour and obs.trump in (1, 2)
+                                     else "bold"))
     if obs.turnup is not None:
         info.append("  Turn-up ")
         info.append_text(chip(obs.turnup, colour))
     stock = Text(f"Stock: {obs.stock} cards" if not obs.end_phase else "Stock: empty")
     if obs.end_phase:
         stock.append(" · follow suit", "dim")
-    whose = Text(whose_turn(obs, terminal), "bold yellow" if colour else "bold")
-    return Group(t, info, stock, whose)
+    return info, stock
 
 
 def whose_turn(obs: Observation, terminal: bool) -> str:

@@ -18,9 +18,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import SUIT_SYMBOLS, card_symbol
+from ..cards import card_symbol
 from ..observation import Observation
 from ..scoring import sides
+from .table import trump_and_stock
 from .widgets import chip, chips
 from .words import seat_names
 
@@ -85,17 +86,8 @@ def score_panel_n(obs: Observation, terminal: bool, colour: bool) -> Group:
                   Text(str(game_sides[0]), "bold"))
         t.add_row(Text(" Their side", "bold"), Text(str(deal_sides[1]), "bold"),
                   Text(str(game_sides[1]), "bold"))
-    trumps = SUIT_SYMBOLS[obs.trump] if obs.trump >= 0 else "not yet fixed"
-    info = Text.assemble("Trumps ", (trumps, "bold red" if colour and obs.trump in (1, 2)
-                                     else "bold"))
-    if obs.turnup is not None:
-        info.append("  Turn-up ")
-        info.append_text(chip(obs.turnup, colour))
-    stock = Text(f"Stock: {obs.stock} cards" if not obs.end_phase else "Stock: empty")
-    if obs.end_phase:
-        stock.append(" · follow suit", "dim")
     whose = Text(whose_turn_n(obs, terminal), "bold yellow" if colour else "bold")
-    return Group(t, info, stock, whose)
+    return Group(t, *trump_and_stock(obs, colour), whose)
 
 
 def whose_turn_n(obs: Observation, terminal: bool) -> str:
