@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .agents import Agent, make_agent
+from .arena_records import records_folder, save_records, saved_set
 from .errors import BeziqueError, IllegalActionError
 from .game import Game
 from .record import game_record
@@ -236,7 +237,7 @@ def play_pair(task: PairTask) -> PairResult:
         b = make_agent(task.specs[1], seed=derive_seed(task.seed, task.index, half, "b"))
         seat_a = half  # A sits in seat 0 in the first half and seat 1 in the second
         seated: list[Agent] = [a, b] if seat_a == 0 else [b, a]
-        names = [task.specs[0], task.specs[1]] if seat_a == 0 else [task.specs[1], task.specs[0]]
+        winner = -1
         if task.mode == "games":
             game = Game(rules, seed=deal_seed, first_dealer=1)
             while True:
@@ -245,29 +246,43 @@ def play_pair(task: PairTask) -> PairResult:
                     break
                 game.next_deal()
             deals = game.all_deals()
-            score = 1.0 if game.winner == seat_a else 0.0
+            winner = -1 if game.winner is None else game.winner
         else:
             state = State.new_deal(rules, deal_seed, dealer=1)
             play_deal(state, seated)
             deals = [state]
-            if rules.settlement == "portland":  # the winner of the settlement (RULES 9.0.7)
-                w = state.settlement().winner
-                score = 0.5 if w < 0 else 1.0 if w == seat_a else 0.0
-            else:
-                mine, theirs = state.scores[seat_a], state.scores[1 - seat_a]
-                score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-        if rules.settlement == "portland":  # points are the settled values
-            pa = sum(_settled(s, seat_a) for s in deals)
-            pb = sum(_settled(s, 1 - seat_a) for s in deals)
-        else:
-            pa = sum(s.scores[seat_a] for s in deals)
-            pb = sum(s.scores[1 - seat_a] for s in deals)
         record = None
         if task.save:
             record = game_record(rules, deals)
-            record["players"] = names
-        halves.append(HalfResult(score, (pa, pb), len(deals), record))
+            record["players"] = half_players(task.specs, half)
+        halves.append(half_result(rules, task.mode, deals, seat_a, winner, record))
     return PairResult(task.index, (halves[0], halves[1]))
+
+
+def half_players(specs: tuple[str, str], half: int) -> list[str]:
+    """The agents of seats 0 and 1 in ``half`` (A first in half 0)."""
+    return [specs[0], specs[1]] if half == 0 else [specs[1], specs[0]]
+
+
+def half_result(rules: Rules, mode: str, deals: Sequence[State], seat_a: int, winner: int,
+                record: dict[str, Any] | None = None) -> HalfResult:
+    """Agent A's result in one half: the game's ``winner`` in game mode, else the deal's (by
+    the settlement in the one-deal games of RULES.md 9.0.7, else by points)."""
+    if mode == "games":
+        score = 1.0 if winner == seat_a else 0.0
+    elif rules.settlement == "portland":
+        w = deals[0].settlement().winner
+        score = 0.5 if w < 0 else 1.0 if w == seat_a else 0.0
+    else:
+        mine, theirs = deals[0].scores[seat_a], deals[0].scores[1 - seat_a]
+        score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+    if rules.settlement == "portland":  # points are the settled values
+        pa = sum(_settled(s, seat_a) for s in deals)
+        pb = sum(_settled(s, 1 - seat_a) for s in deals)
+    else:
+        pa = sum(s.scores[seat_a] for s in deals)
+        pb = sum(s.scores[1 - seat_a] for s in deals)
+    return HalfResult(score, (pa, pb), len(deals), record)
 
 
 def pair_tasks(spec_a: str, spec_b: str, rules: Rules, mode: str, count: int, seed: int,
@@ -341,6 +356,7 @@ def run_match(
     save: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     ray: str | None = None,
+    resume: bool = False,
 ) -> MatchResult:
     """Play ``games`` whole games or ``deals`` single deals between agents A and B.
 
@@ -349,7 +365,9 @@ def run_match(
     as a record (``game-0001-1.json``: pair 1, first half) with an extra key ``players``
     naming the agents of seats 0 and 1.  ``progress`` is called with the number of pairs done.
     ``ray`` plays the pairs on Ray (an address, or ``"local"``: a local Ray with ``jobs``
-    workers, 0 for one per core); the result is the same as a local run's.
+    workers, 0 for one per core); the result is the same as a local run's.  ``resume`` (with
+    ``save``) reads back the pairs already saved there and plays only the others, so a match
+    cut short goes on where it stopped with the same result as one run.
     """
     require_two_seats(rules)
     if (games is None) == (deals is None):
@@ -363,42 +381,37 @@ def run_match(
     mode = "games" if games is not None else "deals"
     for spec in (spec_a, spec_b):
         make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
+    if resume and save is None:
+        raise BeziqueError("--resume needs --save DIR: the folder of the records to go on from")
     out_dir = records_folder(save)
     tasks = pair_tasks(spec_a, spec_b, rules, mode, count, seed, out_dir is not None)
     result = MatchResult((spec_a, spec_b), mode, seed)
-    for done, (_, pr) in enumerate(play_pairs(tasks, jobs, ray), 1):
+    if resume and out_dir is not None:
+        tasks = [t for t in tasks if not _resumed(out_dir, rules, t, result)]
+    done = len(result.pairs)
+    if progress is not None and done:
+        progress(done)
+    for _, pr in play_pairs(tasks, jobs, ray):
         if out_dir is not None:
-            _save_pair(out_dir, mode, pr)
+            save_records(out_dir, mode, pr.index, [half.record for half in pr.halves])
         result.pairs.append(pr)
+        done += 1
         if progress is not None:
             progress(done)
     result.pairs.sort(key=lambda pr: pr.index)
     return result
 
 
-def _save_pair(out_dir: Path, mode: str, pr: PairResult) -> None:
-    save_records(out_dir, mode, pr.index, [half.record for half in pr.halves])
-
-
-def records_folder(save: str | Path | None) -> Path | None:
-    """The folder ``--save`` names, created now (so a bad path fails before any play)."""
-    if save is None:
-        return None
-    out_dir = Path(save)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
-    return out_dir
-
-
-def save_records(out_dir: Path, mode: str, index: int, records: Sequence[Any]) -> None:
-    """Write the records of duplicated set ``index`` as ``deal-0001-1.json``, ``-2``, ..."""
-    import json
-
-    for k, record in enumerate(records, 1):
-        path = out_dir / f"{mode[:-1]}-{index + 1:04d}-{k}.json"
-        try:
-            path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        except OSError as e:
-            raise BeziqueError(f"cannot write {path}: {e.strerror or e}") from None
+def _resumed(out_dir: Path, rules: Rules, task: PairTask, result: MatchResult) -> bool:
+    """Add pair ``task`` to ``result`` from its saved records, if both halves are there."""
+    seed = derive_seed(task.seed, task.index, "cards")
+    first = (Game(rules, seed=seed, first_dealer=1).state if task.mode == "games"
+             else State.new_deal(rules, seed, dealer=1))
+    saved = saved_set(out_dir, task.mode, task.index,
+                      [half_players(task.specs, h) for h in (0, 1)], rules, first)
+    if saved is None:
+        return False
+    h0, h1 = (half_result(rules, task.mode, deals, seat_a, winner)
+              for seat_a, (deals, winner) in enumerate(saved))
+    result.pairs.append(PairResult(task.index, (h0, h1)))
+    return True

@@ -44,15 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, make_agent
-from .arena import (
-    Z95,
-    derive_seed,
-    play_deal,
-    records_folder,
-    run_tasks,
-    save_records,
-    score_interval,
-)
+from .arena import Z95, derive_seed, play_deal, run_tasks, score_interval
+from .arena_records import records_folder, save_records, saved_set
 from .errors import BeziqueError, OptionError
 from .game import Game
 from .record import game_record
@@ -359,6 +352,7 @@ def play_table(task: TableTask) -> TableSet:
         agents: list[Agent] = [
             make_agent(task.specs[e], seed=derive_seed(task.seed, task.index, k, s, "agent"))
             for s, e in enumerate(seating)]
+        winner = -1
         if task.mode == "games":
             game = Game(rules, seed=deal_seed, first_dealer=n - 1)
             while True:
@@ -367,22 +361,31 @@ def play_table(task: TableTask) -> TableSet:
                     break
                 game.next_deal()
             deals = game.all_deals()
-            w = game.winner
-            side = rules.partner(0) >= 0
-            scores = tuple(1.0 if w is not None and (s % 2 if side else s) == w else 0.0
-                           for s in range(n))
+            winner = -1 if game.winner is None else game.winner
         else:
             state = State.new_deal(rules, deal_seed, dealer=n - 1)
             play_deal(state, agents)
             deals = [state]
-            scores = deal_scores(rules, state.scores)
-        points = tuple(sum(d.scores[s] for d in deals) for s in range(n))
         record = None
         if task.save:
             record = game_record(rules, deals)
             record["players"] = [task.specs[e] for e in seating]
-        results.append(SeatingResult(seating, scores, points, len(deals), record))
+        results.append(seating_result(rules, task.mode, seating, deals, winner, record))
     return TableSet(task.index, tuple(results))
+
+
+def seating_result(rules: Rules, mode: str, seating: tuple[int, ...], deals: Sequence[State],
+                   winner: int, record: dict[str, Any] | None = None) -> SeatingResult:
+    """One seating's result: each seat's score (the game's ``winner``, a seat or in a
+    partnership a side, in game mode; else :func:`deal_scores`) and points."""
+    n = rules.nplayers
+    if mode == "games":
+        side = rules.partner(0) >= 0
+        scores = tuple(1.0 if (s % 2 if side else s) == winner else 0.0 for s in range(n))
+    else:
+        scores = deal_scores(rules, deals[0].scores)
+    points = tuple(sum(d.scores[s] for d in deals) for s in range(n))
+    return SeatingResult(seating, scores, points, len(deals), record)
 
 
 def table_tasks(lineup: Lineup, rules: Rules, mode: str, count: int, seed: int,
@@ -413,6 +416,7 @@ def play_table_match(
     save: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     ray: str | None = None,
+    resume: bool = False,
 ) -> TableMatchResult:
     """Play ``deals`` single deals (or ``games`` games) of ``agents`` at a table of
     ``rules`` (three or four seats), every deal in every seating (see the module and
@@ -422,7 +426,8 @@ def play_table_match(
     ``save`` writes every play to that directory as a record (``deal-0001-2.json``: set 1,
     seating 2) with a key ``players`` naming the agent of each seat.  ``progress`` is called
     with the number of sets done; ``jobs`` and ``ray`` as for
-    :func:`bezique.arena.run_match`: the results do not depend on them.
+    :func:`bezique.arena.run_match`: the results do not depend on them.  ``resume`` (with
+    ``save``) reads back the sets saved there and plays only the others.
 
     >>> m = play_table_match(["random+random:seed=7", "random"], Rules.preset("bezique4"),
     ...                      deals=4, seed=2)
@@ -443,16 +448,39 @@ def play_table_match(
     mode = "games" if games is not None else "deals"
     for spec in lineup.specs:
         make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
+    if resume and save is None:
+        raise BeziqueError("--resume needs --save DIR: the folder of the records to go on from")
     out_dir = records_folder(save)
     tasks = table_tasks(lineup, rules, mode, count, seed, out_dir is not None)
     result = TableMatchResult(lineup, rules.variant, mode, seed)
-    for done, (_, ts) in enumerate(play_tables(tasks, jobs, ray), 1):
+    if resume and out_dir is not None:
+        tasks = [t for t in tasks if not _resumed(out_dir, rules, t, result)]
+    done = len(result.sets)
+    if progress is not None and done:
+        progress(done)
+    for _, ts in play_tables(tasks, jobs, ray):
         if out_dir is not None:
             save_records(out_dir, mode, ts.index, [sr.record for sr in ts.seatings])
         result.sets.append(ts)
+        done += 1
         if progress is not None:
             progress(done)
     result.sets.sort(key=lambda ts: ts.index)
     return result
+
+
+def _resumed(out_dir: Path, rules: Rules, task: TableTask, result: TableMatchResult) -> bool:
+    """Add set ``task`` to ``result`` from its saved records, if all its plays are there."""
+    seed, dealer = derive_seed(task.seed, task.index, "cards"), rules.nplayers - 1
+    first = (Game(rules, seed=seed, first_dealer=dealer).state if task.mode == "games"
+             else State.new_deal(rules, seed, dealer=dealer))
+    names = [[task.specs[e] for e in seating] for seating in task.seatings]
+    saved = saved_set(out_dir, task.mode, task.index, names, rules, first)
+    if saved is None:
+        return False
+    result.sets.append(TableSet(task.index, tuple(
+        seating_result(rules, task.mode, seating, deals, winner)
+        for seating, (deals, winner) in zip(task.seatings, saved, strict=True))))
+    return True
 
 

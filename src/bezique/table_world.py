@@ -41,6 +41,7 @@ MAX_REPAIRS = 600  # repairs tried in one deal
 MAX_TRIES = 40  # repairs tried for one action
 
 Place = tuple[str, int]  # ("hand", seat * 100 + index) or ("stock", index)
+Move = tuple[Place, ...]  # the card at each place goes to the next one, the last to the first
 Act = tuple[str, int | None, int | None]  # text, the player (if given), its points (if given)
 
 
@@ -168,21 +169,24 @@ class _World:
             return False
         return True
 
-    def _first_fit(self, swaps: list[tuple[Place, Place]],
+    def _first_fit(self, moves: Sequence[Sequence[Move]],
                    actions: Sequence[Act], upto: int) -> State:
-        """Make the first of ``swaps`` (in a random order) after which the actions before
-        ``upto`` still replay (one may give a seat a card that an earlier end-phase trick
-        says it did not hold), and return the replayed state."""
-        self.rng.shuffle(swaps)
-        for a, b in swaps[:MAX_TRIES]:
-            self.repairs += 1
-            if self.repairs > MAX_REPAIRS:
-                raise _Repair("too many repairs")
-            self._swap(a, b)
-            state = self._start()
-            if self._replays(state, actions[:upto]):
-                return state
-            self._swap(a, b)  # back
+        """Make the first move (in a random order, trying each group of ``moves`` in turn: swaps
+        before three-way moves) after which the actions before ``upto`` still replay (one may
+        give a seat a card that an earlier end-phase trick says it did not hold), and return
+        the replayed state."""
+        for group in moves:
+            group = list(group)
+            self.rng.shuffle(group)
+            for move in group[:MAX_TRIES]:
+                self.repairs += 1
+                if self.repairs > MAX_REPAIRS:
+                    raise _Repair("too many repairs")
+                self._rotate(move)
+                state = self._start()
+                if self._replays(state, actions[:upto]):
+                    return state
+                self._rotate(move[::-1])  # back
         raise _Repair(self.why or "no repair fits the earlier actions")
 
     # -- where the unseen cards are
@@ -215,10 +219,11 @@ class _World:
         out += spare[later[card]:] if len(spare) > later[card] else []
         return out
 
-    def _swap(self, a: Place, b: Place) -> None:
-        va, vb = self._get(a), self._get(b)
-        self._set(a, vb)
-        self._set(b, va)
+    def _rotate(self, move: Move) -> None:
+        """The card at each place of ``move`` goes to the next place, the last to the first."""
+        cards = [self._get(p) for p in move]
+        for p, c in zip((*move[1:], move[0]), cards, strict=True):
+            self._set(p, c)
 
     def _get(self, place: tuple[str, int]) -> int:
         kind, i = place
@@ -241,14 +246,14 @@ class _World:
                 out.append(where)
         return out
 
-    def _draw_swaps(self, state: State, card: int, to: Place) -> list[tuple[Place, Place]]:
+    def _draw_swaps(self, state: State, card: int, to: Place) -> list[list[Move]]:
         """Swaps that bring a copy of ``card`` that nobody has seen to ``to``."""
         copies = self._unseen(state, card, -1, state.stock_pos, self.drawn + 1)
         self.why = f"no unseen {card_name(card)} is left for the seat's draw"
-        return [(where, to) for where in self._places(state, copies)]
+        return [[(where, to) for where in self._places(state, copies)]]
 
     def _points_swaps(self, state: State, player: int, text: str,
-                      more: bool) -> list[tuple[Place, Place]]:
+                      more: bool) -> list[list[Move]]:
         """Swaps after which ``text`` scores as in the game: an exchange scores 10 when the
         player gives away a seven that has not scored, so it held another copy besides the one
         it declared (``more``: bring it one), or 0 when it held none (take the extra away)."""
@@ -259,18 +264,20 @@ class _World:
             copies = [p for c in need for p in self._unseen(state, c, player, state.stock_pos)]
             mine = [p for p in range(free.bit_length())
                     if free >> p & 1 and card_of(p) not in need]
-            return [(a, b) for a in self._places(state, copies) for b in self._places(state, mine)]
+            return [[(a, b) for a in self._places(state, copies)
+                     for b in self._places(state, mine)]]
         extra = [p for p in range(free.bit_length()) if free >> p & 1 and card_of(p) in need]
         others = [p for s in range(self.rules.nplayers) if s not in (player, self.seat)
                   for p in range((state.hand_masks[s] & ~state.known_masks[s]).bit_length())
                   if (state.hand_masks[s] & ~state.known_masks[s]) >> p & 1]
         others += state.stock[state.stock_pos:]
-        return [(a, b) for a in self._places(state, extra) for b in self._places(state, others)]
+        return [[(a, b) for a in self._places(state, extra) for b in self._places(state, others)]]
 
     def _action_swaps(self, state: State, player: int, text: str,
-                      why: str) -> list[tuple[Place, Place]]:
+                      why: str) -> list[list[Move]]:
         """Swaps that give ``player`` the concealed cards ``text`` needs, or take away one that
-        made the play illegal."""
+        made the play illegal.  In the end phase a single swap may not do: the card may fit only
+        a second seat whose cards fit only a third, so three-way moves follow the swaps."""
         self.why = f"player {player} cannot play {text!r} ({why})"
         need = _needed(self.rules, state, text)
         free = state.hand_masks[player] & ~state.known_masks[player]
@@ -284,15 +291,22 @@ class _World:
             copies = self._unseen(state, card, player, state.stock_pos)
             mine = [p for p in range(free.bit_length())
                     if free >> p & 1 and card_of(p) not in need]
-            return [(a, b) for a in self._places(state, copies)
-                    for b in self._places(state, mine)]
+            return [[(a, b) for a in self._places(state, copies)
+                     for b in self._places(state, mine)]]
         # it held the cards: a card it would have had to play instead (the end phase)
         legal = [p for p in range(free.bit_length()) if free >> p & 1 and any(
             a & 31 == p & 31 for a in state.legal_actions() if 0 <= a < 256)]
-        others = [p for s in range(self.rules.nplayers) if s not in (player, self.seat)
-                  for p in range((state.hand_masks[s] & ~state.known_masks[s]).bit_length())
-                  if (state.hand_masks[s] & ~state.known_masks[s]) >> p & 1]
-        return [(a, b) for a in self._places(state, legal) for b in self._places(state, others)]
+        out = self._places(state, legal)
+        theirs: list[list[Place]] = []  # the concealed cards of each third seat
+        for s in range(self.rules.nplayers):
+            if s not in (player, self.seat):
+                hidden = state.hand_masks[s] & ~state.known_masks[s]
+                theirs.append(self._places(
+                    state, [p for p in range(hidden.bit_length()) if hidden >> p & 1]))
+        swaps: list[Move] = [(a, b) for a in out for places in theirs for b in places]
+        three: list[Move] = [(a, b, c) for a in out for i, bs in enumerate(theirs) for b in bs
+                             for j, cs in enumerate(theirs) if i != j for c in cs]
+        return [swaps, three]
 
 
 def _needed(rules: Rules, state: State, text: str) -> Counter[int]:

@@ -19,12 +19,15 @@ from .common import fail, match_options, match_setup, progress_bar
 @match_options
 @click.option("--save", type=click.Path(file_okay=False), default=None,
               help="Save every game (deal) as a record in this directory.")
+@click.option("--resume", is_flag=True,
+              help="Go on with a match cut short: read back the duplicated sets already saved "
+                   "in the --save directory and play only the others (same seed, same result).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print {games, wins, points_per_deal, elo, elo_ci95} as JSON (three or four "
                    "seats: per agent and per team).")
 def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
           deals: int | None, seed: int, jobs: int | None, ray: str | None, variant: str,
-          options: tuple[str, ...], save: str | None, as_json: bool) -> None:
+          options: tuple[str, ...], save: str | None, resume: bool, as_json: bool) -> None:
     """Match agent A against agent B on duplicated deals (each played twice, seats swapped).
 
     A and B are agent specs such as ``heuristic`` or ``search:samples=50``.  Reports wins,
@@ -43,7 +46,7 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
                                                           ray)
         if rules.nplayers > 2:
             _table(rules, (agent_a, agent_b, *more), games, deals, count, seed, workers, ray,
-                   save, as_json)
+                   save, resume, as_json)
             return
         if more or "+" in agent_a + agent_b:
             from ..arena_tables import table_lineup
@@ -52,7 +55,8 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
         with progress_bar(f"{agent_a} vs {agent_b} (pairs)", (count + 1) // 2,
                           None if not as_json else False) as progress:
             result = run_match(agent_a, agent_b, rules, games=games, deals=deals, seed=seed,
-                               jobs=workers, save=save, progress=progress, ray=ray)
+                               jobs=workers, save=save, progress=progress, ray=ray,
+                               resume=resume)
     except BeziqueError as e:
         fail(str(e))
     except KeyboardInterrupt:
@@ -80,7 +84,7 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
 
 def _table(rules: Rules, agents: tuple[str, ...], games: int | None, deals: int | None,
            count: int, seed: int, workers: int, ray: str | None, save: str | None,
-           as_json: bool) -> None:
+           resume: bool, as_json: bool) -> None:
     """The arena of three or four seats: play, then print the table (or the JSON)."""
     from ..arena_tables import play_table_match, table_lineup
 
@@ -89,7 +93,8 @@ def _table(rules: Rules, agents: tuple[str, ...], games: int | None, deals: int 
     with progress_bar(f"{' vs '.join(agents)} (sets of {k})", (count + k - 1) // k,
                       None if not as_json else False) as progress:
         result = play_table_match(agents, rules, games=games, deals=deals, seed=seed,
-                                  jobs=workers, save=save, progress=progress, ray=ray)
+                                  jobs=workers, save=save, progress=progress, ray=ray,
+                               resume=resume)
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
