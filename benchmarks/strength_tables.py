@@ -59,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--b", default="heuristic")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0,
+                    help="start at this deal (0-based): go on with a run cut short, then add "
+                         "the two runs' per-deal lines")
     args = ap.parse_args(argv)
     rules = Rules.preset(args.variant)
     n = rules.nplayers
@@ -68,8 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     pts_a = pts_b = 0.0
     begin = time.time()
     print(f"# {args.variant}: A = {args.a}, B = {args.b}, {args.deals} duplicated deals from seed "
-          f"{args.seed}", flush=True)
-    for d in range(args.deals):
+          f"{args.seed}" + (f", from deal {args.first + 1}" if args.first else ""), flush=True)
+    for d in range(args.first, args.deals):
         seed = args.seed * 100_000 + d
         wins = 0.0
         if n == 4:

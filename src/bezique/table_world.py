@@ -35,10 +35,12 @@ from .cards import card_name, card_of, make_card, parse_card, suit_of
 from .errors import BeziqueError, IllegalActionError, ProtocolError
 from .rules import Rules
 from .state import State
+from .tricks import beats, follow_mask
 
 MAX_DEALS = 20  # fresh deals tried before giving up
 MAX_REPAIRS = 600  # repairs tried in one deal
 MAX_TRIES = 40  # repairs tried for one action
+MAX_NODES = 20_000  # steps of the search for an end-phase deal of the concealed cards
 
 Place = tuple[str, int]  # ("hand", seat * 100 + index) or ("stock", index)
 Move = tuple[Place, ...]  # the card at each place goes to the next one, the last to the first
@@ -129,6 +131,11 @@ class _World:
                 if player == self.seat:
                     raise ProtocolError(f"action {i + 1} ({text!r} by player {player}) is "
                                         f"refused: {e}") from None
+                if state.end_phase:
+                    fit = self._end_phase_fit(actions, i)
+                    if fit is not None:
+                        state = fit
+                        continue
                 state = self._first_fit(self._action_swaps(state, player, text, str(e)),
                                         actions, i)
                 continue
@@ -154,6 +161,67 @@ class _World:
             state = probe
             i += 1
         return state
+
+    def _end_phase_fit(self, actions: Sequence[Act], upto: int) -> State | None:
+        """Deal the other seats' concealed cards afresh so that every end-phase play up to and
+        including action ``upto`` is legal, and return the replayed state (None if the new deal
+        does not replay).  In the end phase a follower's play rules out exactly the cards that
+        would have obliged another play (:func:`follow_mask` ranks a hand's cards: a card may be
+        played when no card of the hand ranks above it), so each play forbids its player some
+        cards, whatever else it held; these cards were never shown, so dealing them among the
+        seats changes nothing that was seen before.  A deal that fits always exists: the real
+        one."""
+        state = self._start()
+        forbid: list[set[int]] = [set() for _ in range(self.rules.nplayers)]
+        need: Counter[tuple[int, int]] = Counter()
+        for k, (text, _, _) in enumerate(actions[:upto + 1]):
+            words = text.split()
+            player = state.current_player()
+            if state.end_phase and player != self.seat and len(words) == 2 \
+                    and words[0].lower() == "play":
+                try:
+                    card = parse_card(words[1])
+                except ValueError:
+                    return None
+                trick = state.trick_cards()
+                if trick:
+                    best = trick[0]
+                    for c in trick[1:]:
+                        best = c if beats(c, best, state.trump) else best
+                    forbid[player] |= {t for t in range(32) if not follow_mask(
+                        1 << card | 1 << (32 + t), trick[0], best, state.trump,
+                        self.rules.copies) >> card & 1}
+                if k == upto:
+                    need[(player, card)] += 1
+            if k == upto:
+                break
+            try:
+                state.apply(text)
+            except BeziqueError:
+                return None
+        # the concealed cards of the other seats now, and where each seat's are in the deal
+        places: list[list[Place]] = [[] for _ in range(self.rules.nplayers)]
+        pool: list[int] = []
+        for s in range(self.rules.nplayers):
+            if s != self.seat:
+                hidden = state.hand_masks[s] & ~state.known_masks[s]
+                cards = [p for p in range(hidden.bit_length()) if hidden >> p & 1]
+                places[s] = self._places(state, cards)
+                pool += [card_of(p) for p in cards]
+        deal = _deal_among(pool, [len(p) for p in places], forbid, need, self.rng)
+        if deal is None:
+            return None
+        before = [(place, self._get(place)) for ps in places for place in ps]
+        for s, ps in enumerate(places):
+            for place, card in zip(ps, deal[s], strict=True):
+                self._set(place, card)
+        self.repairs += 1
+        fresh = self._start()
+        if self._replays(fresh, actions[:upto]):
+            return fresh
+        for place, card in before:
+            self._set(place, card)
+        return None
 
     @staticmethod
     def _replays(state: State, actions: Sequence[Act]) -> bool:
@@ -307,6 +375,54 @@ class _World:
         three: list[Move] = [(a, b, c) for a in out for i, bs in enumerate(theirs) for b in bs
                              for j, cs in enumerate(theirs) if i != j for c in cs]
         return [swaps, three]
+
+
+def _deal_among(pool: list[int], sizes: list[int], forbid: list[set[int]],
+                need: Counter[tuple[int, int]], rng: random.Random) -> list[list[int]] | None:
+    """Deal the cards of ``pool`` to the seats, ``sizes[s]`` each, no seat getting a card of
+    ``forbid[s]`` and seat s getting ``need[(s, card)]`` copies of each card it needs: a random
+    such deal, or None if there is none (depth-first, scarcest card first; copies of one card
+    go to the seats in order, and the search gives up after :data:`MAX_NODES` steps).
+
+    >>> _deal_among([1, 2, 3], [1, 2], [{1}, set()], Counter(), random.Random(0))[0]
+    [2]
+    """
+    left = list(sizes)
+    hands: list[list[int]] = [[] for _ in sizes]
+    rest = Counter(pool)
+    for (s, card), k in need.items():
+        if rest[card] < k or left[s] < k or card in forbid[s]:
+            return None
+        rest[card] -= k
+        left[s] -= k
+        hands[s] += [card] * k
+    cards = list(rest.elements())
+
+    cards.sort(key=lambda c: (sum(1 for s in range(len(sizes)) if left[s] and c not in forbid[s]),
+                              c))
+    order = list(range(len(sizes)))
+    rng.shuffle(order)
+    steps = [0]
+
+    def place(i: int, low: int) -> bool:
+        if i == len(cards):
+            return True
+        steps[0] += 1
+        if steps[0] > MAX_NODES:
+            return False
+        for k in range(low, len(order)):  # a copy of the card before goes to its seat or later
+            s = order[k]
+            if not left[s] or cards[i] in forbid[s]:
+                continue
+            left[s] -= 1
+            hands[s].append(cards[i])
+            if place(i + 1, k if i + 1 < len(cards) and cards[i + 1] == cards[i] else 0):
+                return True
+            hands[s].pop()
+            left[s] += 1
+        return False
+
+    return hands if place(0, 0) else None
 
 
 def _needed(rules: Rules, state: State, text: str) -> Counter[int]:
