@@ -84,7 +84,8 @@ def check_rules(rules: Rules) -> None:
     at most 12 meld kinds besides the marriages (self-play data keep to it)."""
     if rules.nplayers != 2 or not rules.turnup or rules.carte_points:
         raise OptionError(
-            f"the learning environments play two-handed bezique and binocle, not {rules.variant}"
+            f"the fixed encoding (self-play data) covers two-handed bezique and binocle, not "
+            f"{rules.variant}"
         )
     if len(_kind_slots(rules)[1]) > MELD_SLOTS:
         raise OptionError(f"{rules.variant} has more meld kinds than {MELD_SLOTS} slots")
