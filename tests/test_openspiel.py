@@ -67,7 +67,9 @@ CUT_GAME = "python_bezique(variant=sixpack,cut_bonus=true)"  # the cut bonus (RU
 
 @pytest.mark.parametrize("name", ["python_bezique", "python_bezique(variant=binocle)",
                                   "python_bezique(dealer=0,brisques=immediate,target=1500)",
-                                  CUT_GAME])
+                                  CUT_GAME,  # and cuts past the card ids 0..31:
+                                  "python_bezique(variant=sixpack,cut_bonus=true,cut_range=20_40,"
+                                  "dealer=0)"])
 def test_random_sim_test_with_serialization(name: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=3, serialize=True, verbose=False)
 
