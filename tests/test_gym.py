@@ -108,7 +108,8 @@ def test_an_illegal_index_ends_the_episode_or_raises() -> None:
 
 def test_bad_options_are_refused() -> None:
     for kwargs in ({"opponent": "nosuch"}, {"seat": 2}, {"reward": "money"},
-                   {"on_illegal": "ignore"}, {"render_mode": "human"}, {"variant": "rubicon"}):
+                   {"on_illegal": "ignore"}, {"render_mode": "human"}, {"variant": "bezique3"},
+                   {"variant": "bezique", "cut_bonus": True}):
         with pytest.raises(OptionError):
             BeziqueEnv(**kwargs)  # type: ignore[arg-type]
 

@@ -62,19 +62,26 @@ def test_registered_and_loaded_by_name() -> None:
     assert game.new_initial_state().is_chance_node()
 
 
+CUT_GAME = "python_bezique(variant=sixpack,cut_bonus=true)"  # the cut bonus (RULES.md 9.2)
+
+
 @pytest.mark.parametrize("name", ["python_bezique", "python_bezique(variant=binocle)",
-                                  "python_bezique(dealer=0,brisques=immediate,target=1500)"])
+                                  "python_bezique(dealer=0,brisques=immediate,target=1500)",
+                                  CUT_GAME,  # and cuts past the card ids 0..31:
+                                  "python_bezique(variant=sixpack,cut_bonus=true,cut_range=20_40,"
+                                  "dealer=0)"])
 def test_random_sim_test_with_serialization(name: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=3, serialize=True, verbose=False)
 
 
-def test_the_checks_openspiels_python_games_are_held_to() -> None:
+@pytest.mark.parametrize("name", ["python_bezique", CUT_GAME])
+def test_the_checks_openspiels_python_games_are_held_to(name: str) -> None:
     """As ``open_spiel/python/tests/games_sim_test.py``'s ``sim_game``: pickled game and game
     type, serialization and pickling of states, clones that follow, returns in range, no legal
     action at the end; and the Python observation API's tensors of the declared shapes."""
     from open_spiel.python.observation import make_observation
 
-    game = pyspiel.load_game("python_bezique")
+    game = pyspiel.load_game(name)
     assert game.min_utility() < game.max_utility()
     assert str(pickle.loads(pickle.dumps(game))) == str(game)
     assert pickle.loads(pickle.dumps(game.get_type())) == game.get_type()
@@ -99,9 +106,12 @@ def test_the_checks_openspiels_python_games_are_held_to() -> None:
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             assert sum(probs) == pytest.approx(1)
+            assert all(0 <= o < game.max_chance_outcomes() for o in outcomes)
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         else:
-            action = int(rng.choice(state.legal_actions(state.current_player())))
+            legal = state.legal_actions(state.current_player())
+            assert all(0 <= a < game.num_distinct_actions() for a in legal)
+            action = int(rng.choice(legal))
             clone = state.clone()
             state.apply_action(action)
             clone.apply_action(action)
@@ -125,8 +135,14 @@ def test_parameters_reach_the_rules() -> None:
         pyspiel.load_game("python_bezique(variant=nosuch)")
     with pytest.raises(pyspiel.SpielError):
         pyspiel.load_game("python_bezique(colour=red)")
-    with pytest.raises(ValueError, match="cut bonus"):  # refused, not dealt without its cut
-        pyspiel.load_game("python_bezique(variant=sixpack,cut_bonus=true)")
+    # the cut bonus; a game string spells cut_range 20_28 (OpenSpiel reads 20-28 as a number)
+    game = pyspiel.load_game("python_bezique(variant=eightpack,cut_bonus=true,cut_range=20_28)")
+    assert game.rules.cut_bonus and game.rules.cut_range == "20-28"
+    game = pyspiel.load_game("python_bezique", {"variant": "sixpack", "cut_bonus": True,
+                                                "cut_range": "20-28"})
+    assert pyspiel.load_game(str(game)).rules == game.rules  # the game's string loads again
+    with pytest.raises(ValueError, match="'cut_bonus' does not apply to rubicon"):
+        pyspiel.load_game("python_bezique(variant=rubicon,cut_bonus=true)")
 
 
 def test_tensor_shapes_and_strings_for_every_seat() -> None:

@@ -104,9 +104,11 @@ def test_the_action_layout() -> None:
 
 
 def test_variants_the_encoding_cannot_describe_are_refused() -> None:
-    for variant in ("rubicon", "bezique3"):
-        with pytest.raises(OptionError):
+    for variant in ("bezique3", "bezique4"):  # two seats only (the multi-pack games: test_env_cut)
+        with pytest.raises(OptionError, match="two-handed games"):
             env(variant=variant)
+    with pytest.raises(OptionError, match="'cut_bonus' does not apply to bezique"):
+        env(variant="bezique", cut_bonus=True)
     with pytest.raises(OptionError):
         env(reward="money")
     with pytest.raises(OptionError):

@@ -1,5 +1,5 @@
-"""The README's "For researchers" examples run as written (OpenSpiel, PettingZoo, self-play
-data; the Ray example runs in test_distributed.py, on its two-worker Ray)."""
+"""The README's "For researchers" examples run as written (OpenSpiel, PettingZoo, the cut bonus,
+self-play data; the Ray example runs in test_distributed.py, on its two-worker Ray)."""
 
 from __future__ import annotations
 
@@ -39,3 +39,12 @@ def test_readme_selfplay_example_reads_the_file_back(tmp_path: Path,
     assert int(rows) > 100 and int(records) == 2
     assert eval(columns)[:4] == ["game", "deal", "step", "seat"]
     assert (tmp_path / "selfplay.parquet").is_file()
+
+
+def test_readme_cut_bonus_example_guesses(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyspiel", reason="the example needs the openspiel extra")
+    pytest.importorskip("pettingzoo", reason="the example needs the rl extra")
+    first, public, agent = _run("### The cut bonus", capsys).splitlines()
+    assert first == "0 guess 24"  # seat 0 guesses: the dealer is seat 1
+    assert eval(public) == ["guess=24", "cut=30"]  # the last outcome: the largest cut
+    assert agent == "player_0 " + str(list(range(87, 100)))

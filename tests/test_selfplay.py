@@ -68,7 +68,7 @@ def test_selfplay_is_reproducible_from_its_seed() -> None:
     (["random", "random", "--out", "x.parquet"], "give --games N or --deals N"),
     (["random", "nosuch", "--deals", "1", "--out", "x.parquet"], "unknown agent 'nosuch'"),
     (["random", "random", "--deals", "1", "--variant", "rubicon", "--out", "x.parquet"],
-     "the learning environments play two-handed bezique and binocle"),
+     "the fixed encoding (self-play data) covers two-handed bezique and binocle"),
     (["random", "random", "--deals", "1", "--out", "{tmp}/afile/x.parquet"],
      "cannot write {tmp}/afile/x.parquet"),
 ])

@@ -6,7 +6,8 @@ of them, nor numpy: vectors are lists of floats and masks lists of 0/1.  Everyth
 from one seat's :class:`~bezique.observation.Observation` only, never from a state's hidden
 fields, so two deals that differ only in cards the seat cannot see encode the same.
 
-Actions (:data:`NUM_ACTIONS` = 83 indices, the same for Bezique and Binocle):
+Actions (:data:`NUM_ACTIONS` = 83 indices, the same for Bezique and Binocle; the multi-pack
+games add some, see below):
 
 * ``0..31``: play the concealed card with that card id (``suit * 8 + rank``, see
   :mod:`bezique.cards`; the engine picks the copy, as for ``play QS``);
@@ -22,6 +23,18 @@ Actions (:data:`NUM_ACTIONS` = 83 indices, the same for Bezique and Binocle):
 
 Every legal action has an index except those other choices within a meld slot; the action mask
 (:func:`action_mask`) marks exactly the legal indices.
+
+The two-handed multi-pack games (Rubicon, Six-pack, Eight-pack: :func:`spec`) keep indices 0-66
+and have one meld slot per meld kind from 67 (at least 16: Six-pack 19, Eight-pack 25), then
+``carte`` (carte blanche; never legal in Eight-pack), then with the cut bonus (RULES.md 9.2) one
+index per guess ``guess n`` of ``cut_range`` (``lo-hi``), in order from ``lo``.  Their
+observation counts up to ``copies`` of a card, and with the cut bonus ends with a cut block:
+1 while the guess is to be made (the phase one-hot is then all 0), the guess and the cut one-hot
+over ``cut_range`` once the guess is made (all 0 before: nobody knows the cut until then).
+
+>>> six = spec(Rules.preset("sixpack", cut_bonus=True))
+>>> six.num_actions, six.carte, six.guess_base, six.obs_size
+(100, 86, 87, 404)
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("bezique"), seed=7)
@@ -47,7 +60,7 @@ from .cards import NCARDS, card_name, parse_card, rank_of, suit_of
 from .errors import IllegalActionError, OptionError
 from .game import Game
 from .observation import Observation
-from .rules import Rules
+from .rules import Rules, cut_bounds
 from .scoring import zero_sum
 from .state import State
 
@@ -66,11 +79,13 @@ _WORDS = {"pass": PASS, "exchange": EXCHANGE, "seven": SEVEN}
 
 
 def check_rules(rules: Rules) -> None:
-    """Refuse, with :class:`OptionError`, a variant the encoding cannot describe: it needs two
-    seats, a turn-up, no carte blanche and at most 12 meld kinds besides the marriages."""
+    """Refuse, with :class:`OptionError`, a variant the fixed two-pack layout (:data:`LAYOUT`,
+    :data:`NUM_ACTIONS`) cannot describe: it needs two seats, a turn-up, no carte blanche and
+    at most 12 meld kinds besides the marriages (self-play data keep to it)."""
     if rules.nplayers != 2 or not rules.turnup or rules.carte_points:
         raise OptionError(
-            f"the learning environments play two-handed bezique and binocle, not {rules.variant}"
+            f"the fixed encoding (self-play data) covers two-handed bezique and binocle, not "
+            f"{rules.variant}"
         )
     if len(_kind_slots(rules)[1]) > MELD_SLOTS:
         raise OptionError(f"{rules.variant} has more meld kinds than {MELD_SLOTS} slots")
@@ -88,6 +103,16 @@ def _kind_slots(rules: Rules) -> tuple[dict[str, int], tuple[str, ...]]:
             by_name[kind.name] = len(names)
             names.append(kind.name)
     return by_name, tuple(names)
+
+
+def check_two_handed(rules: Rules) -> None:
+    """Refuse, with :class:`OptionError`, a variant the environments cannot play: they play the
+    two-handed games (:func:`spec` describes each)."""
+    if rules.nplayers != 2:
+        raise OptionError(
+            f"the learning environments play the two-handed games (bezique, binocle, rubicon, "
+            f"sixpack, eightpack), not {rules.variant}"
+        )
 
 
 def meld_slots(rules: Rules) -> tuple[str, ...]:
@@ -115,6 +140,7 @@ def _meld_text_slot(obs: Observation, text: str) -> tuple[int, int]:
 def legal_index_map(obs: Observation) -> dict[int, str]:
     """Each legal index of ``obs`` (empty unless it is the seat's turn) with the action text it
     stands for.  Every legal text is some index's, except other choices of a meld slot."""
+    sp = spec(obs.rules)
     out: dict[int, str] = {}
     best: dict[int, int] = {}
     for text in obs.legal:
@@ -131,14 +157,24 @@ def legal_index_map(obs: Observation) -> dict[int, str]:
                 out[index] = text
         elif text in _WORDS:
             out[_WORDS[text]] = text
-        else:  # pragma: no cover - carte blanche: refused by check_rules
-            raise AssertionError(f"no index for {text!r}")
+        else:
+            out[_other_index(sp, verb, rest, text)] = text
     return out
 
 
+def _other_index(sp: Spec, verb: str, rest: str, text: str) -> int:
+    """The index of ``carte`` or ``guess n`` in the multi-pack layout ``sp``."""
+    if verb == "carte" and sp.carte >= 0:
+        return sp.carte
+    if verb == "guess" and sp.cuts is not None and rest.isdigit():
+        return sp.guess_base + int(rest) - sp.cuts[0]
+    raise IllegalActionError(f"no action index for {text!r}")
+
+
 def action_mask(obs: Observation) -> list[int]:
-    """1 for each legal index of ``obs``, 0 elsewhere (:data:`NUM_ACTIONS` entries)."""
-    mask = [0] * NUM_ACTIONS
+    """1 for each legal index of ``obs``, 0 elsewhere (``spec(obs.rules).num_actions``
+    entries: :data:`NUM_ACTIONS` in Bezique and Binocle)."""
+    mask = [0] * spec(obs.rules).num_actions
     for index in legal_index_map(obs):
         mask[index] = 1
     return mask
@@ -162,7 +198,7 @@ def action_index(obs: Observation, text: str) -> int:
         return MELD + _meld_text_slot(obs, text.strip())[0]
     if verb in _WORDS:
         return _WORDS[verb]
-    raise IllegalActionError(f"no action index for {text!r}")
+    return _other_index(spec(obs.rules), verb, rest.strip(), text)
 
 
 # ---------------------------------------------------------------- the observation vector
@@ -178,31 +214,37 @@ class Block(NamedTuple):
     meaning: str
 
 
-def _layout() -> tuple[Block, ...]:
+def _layout(copies: int = 2, slots: int = MELD_SLOTS, ncuts: int = 0) -> tuple[Block, ...]:
     rows = [
-        ("hand", NCARDS, 2, "own concealed cards: copies of each card id"),
-        ("shown", NCARDS, 2, "own shown cards (on the table)"),
-        ("opp_shown", NCARDS, 2, "opponent's shown cards"),
-        ("opp_known", NCARDS, 2, "opponent's concealed cards known (turn-up taken, ...)"),
-        ("known_to_opp", NCARDS, 2, "own concealed cards the opponent knows"),
-        ("won", NCARDS, 2, "cards in the tricks this seat won"),
-        ("opp_won", NCARDS, 2, "cards in the tricks the opponent won"),
-        ("unseen", NCARDS, 2, "cards not seen anywhere (stock or opponent's hand)"),
-        ("trick", NCARDS, 2, "the card led to the current trick"),
+        ("hand", NCARDS, copies, "own concealed cards: copies of each card id"),
+        ("shown", NCARDS, copies, "own shown cards (on the table)"),
+        ("opp_shown", NCARDS, copies, "opponent's shown cards"),
+        ("opp_known", NCARDS, copies, "opponent's concealed cards known (turn-up taken, ...)"),
+        ("known_to_opp", NCARDS, copies, "own concealed cards the opponent knows"),
+        ("won", NCARDS, copies, "cards in the tricks this seat won"),
+        ("opp_won", NCARDS, copies, "cards in the tricks the opponent won"),
+        ("unseen", NCARDS, copies, "cards not seen anywhere (stock or opponent's hand)"),
+        ("trick", NCARDS, copies, "the card led to the current trick"),
         ("turnup", NCARDS, 1, "the card face up under the stock (0 once taken)"),
-        ("melds", MELD_SLOTS, 8, "own scored melds per meld slot (count)"),
-        ("opp_melds", MELD_SLOTS, 8, "opponent's scored melds per meld slot"),
+        ("melds", slots, 4 * copies, "own scored melds per meld slot (count)"),
+        ("opp_melds", slots, 4 * copies, "opponent's scored melds per meld slot"),
         ("trump", 4, 1, "trump suit one-hot (S H D C)"),
         ("phase", 4, 1, "phase one-hot (lead, follow, declare, over)"),
         ("to_act", 1, 1, "1 if this seat is to act"),
         ("dealer", 1, 1, "1 if this seat dealt"),
         ("stock", 1, 1, "face-down stock left / its size at the deal (47; Binocle 23)"),
         ("end_phase", 1, 1, "1 once the stock and the turn-up are gone"),
-        ("scores", 2, 10, "deal points (own, opponent) / 1000"),
+        ("scores", 2, 5 * copies, "deal points (own, opponent) / 1000"),
         ("brisques", 2, 2, "brisques won (own, opponent) / all the pack's (160; Binocle 240)"),
         ("totals", 2, 10, "game totals before the deal (own, opponent) / target"),
         ("tricks", 1, 1, "tricks played / tricks in the deal (32; Binocle 24)"),
     ]
+    if ncuts:
+        rows += [
+            ("guessing", 1, 1, "1 while the non-dealer is to guess the cut (cut bonus)"),
+            ("guess", ncuts, 1, "the guess one-hot over cut_range, once made"),
+            ("cut", ncuts, 1, "the cut one-hot over cut_range, once guessed"),
+        ]
     out = []
     start = 0
     for name, size, high, meaning in rows:
@@ -216,15 +258,51 @@ BLOCKS: dict[str, Block] = {b.name: b for b in LAYOUT}
 OBS_SIZE: int = LAYOUT[-1].start + LAYOUT[-1].size
 
 
-def observation_high() -> list[float]:
-    """The upper bound of each entry of the vector (the lower bound is 0); values are clipped."""
+def _high(layout: tuple[Block, ...]) -> list[float]:
     out: list[float] = []
-    for b in LAYOUT:
+    for b in layout:
         out += [b.high] * b.size
     return out
 
 
-_HIGH = observation_high()
+_HIGH = _high(LAYOUT)
+
+
+class Spec(NamedTuple):
+    """The action indices and the observation layout of one two-handed game's rules."""
+
+    num_actions: int
+    carte: int  # the index of ``carte``, -1 in Bezique and Binocle
+    guess_base: int  # the index of the guess of the smallest cut, -1 without the cut bonus
+    cuts: tuple[int, int] | None  # cut_range's bounds with the cut bonus
+    layout: tuple[Block, ...]
+    blocks: dict[str, Block]
+    obs_size: int
+    high: list[float]
+
+
+@functools.lru_cache(maxsize=32)
+def spec(rules: Rules) -> Spec:
+    """The action indices and observation layout of ``rules``: Bezique and Binocle's are the
+    fixed :data:`NUM_ACTIONS` and :data:`LAYOUT`; the multi-pack games' see the module text."""
+    check_two_handed(rules)
+    if rules.copies == 2 and rules.turnup and not rules.carte_points and not rules.cut_bonus:
+        check_rules(rules)
+        return Spec(NUM_ACTIONS, -1, -1, None, LAYOUT, BLOCKS, OBS_SIZE, _HIGH)
+    slots = max(MELD_SLOTS, len(_kind_slots(rules)[1]))
+    carte = MELD + slots
+    cuts = cut_bounds(rules.cut_range) if rules.cut_bonus else None
+    ncuts = 0 if cuts is None else cuts[1] - cuts[0] + 1
+    layout = _layout(rules.copies, slots, ncuts)
+    return Spec(carte + 1 + ncuts, carte, carte + 1 if ncuts else -1, cuts, layout,
+                {b.name: b for b in layout}, layout[-1].start + layout[-1].size,
+                _high(layout))
+
+
+def observation_high(rules: Rules | None = None) -> list[float]:
+    """The upper bound of each entry of the vector of ``rules`` (default: Bezique's and
+    Binocle's :data:`LAYOUT`); the lower bound is 0, and values are clipped."""
+    return list(_HIGH if rules is None else spec(rules).high)
 
 
 @functools.lru_cache(maxsize=32)
@@ -233,14 +311,17 @@ def _brisque_total(rules: Rules) -> int:
 
 
 def encode_observation(obs: Observation) -> list[float]:
-    """The observation vector of ``obs`` (:data:`OBS_SIZE` floats, laid out as :data:`LAYOUT`:
-    card blocks count copies per card id ``suit * 8 + rank``)."""
+    """The observation vector of ``obs`` (:data:`OBS_SIZE` floats, laid out as :data:`LAYOUT`,
+    in Bezique and Binocle; ``spec(obs.rules)`` in the others): card blocks count copies per
+    card id ``suit * 8 + rank``."""
     rules = obs.rules
+    sp = spec(rules)
+    blocks = sp.blocks
     me, opp = obs.seat, 1 - obs.seat
-    v = [0.0] * OBS_SIZE
+    v = [0.0] * sp.obs_size
 
     def cards(block: str, ids: tuple[int, ...] | list[int]) -> None:
-        base = BLOCKS[block].start
+        base = blocks[block].start
         for c in ids:
             v[base + c] += 1.0
 
@@ -256,33 +337,44 @@ def encode_observation(obs: Observation) -> list[float]:
     if obs.turnup is not None:
         cards("turnup", [obs.turnup])
     for block, seat in (("melds", me), ("opp_melds", opp)):
-        base = BLOCKS[block].start
+        base = blocks[block].start
         for m in obs.melds[seat]:
             v[base + meld_slot(rules, m.name, m.cards)] += 1.0
     if obs.trump >= 0:
-        v[BLOCKS["trump"].start + obs.trump] = 1.0
-    v[BLOCKS["phase"].start + ("lead", "follow", "declare", "over").index(obs.phase)] = 1.0
-    v[BLOCKS["to_act"].start] = float(obs.turn == me)
-    v[BLOCKS["dealer"].start] = float(obs.dealer == me)
-    v[BLOCKS["stock"].start] = obs.stock / max(1, rules.stock_size)
-    v[BLOCKS["end_phase"].start] = float(obs.end_phase)
+        v[blocks["trump"].start + obs.trump] = 1.0
+    if obs.phase != "guess":  # the cut bonus's guess: the cut block says it
+        v[blocks["phase"].start + ("lead", "follow", "declare", "over").index(obs.phase)] = 1.0
+    v[blocks["to_act"].start] = float(obs.turn == me)
+    v[blocks["dealer"].start] = float(obs.dealer == me)
+    v[blocks["stock"].start] = obs.stock / max(1, rules.stock_size)
+    v[blocks["end_phase"].start] = float(obs.end_phase)
     for block, pair, scale in (("scores", obs.scores, 1000.0),
                                ("brisques", obs.brisques, float(_brisque_total(rules))),
                                ("totals", obs.totals, float(rules.target))):
-        v[BLOCKS[block].start] = pair[me] / scale
-        v[BLOCKS[block].start + 1] = pair[opp] / scale
-    v[BLOCKS["tricks"].start] = obs.tricks_played / rules.total_tricks
-    return [min(x, h) for x, h in zip(v, _HIGH, strict=True)]
+        v[blocks[block].start] = pair[me] / scale
+        v[blocks[block].start + 1] = pair[opp] / scale
+    v[blocks["tricks"].start] = obs.tricks_played / rules.total_tricks
+    if sp.cuts is not None:
+        v[blocks["guessing"].start] = float(obs.phase == "guess")
+        guess = obs.actions[0][1] if obs.actions else ""
+        if guess.startswith("guess "):  # the deal's first action, public
+            v[blocks["guess"].start + int(guess[6:]) - sp.cuts[0]] = 1.0
+        if obs.cut is not None:  # public once guessed
+            v[blocks["cut"].start + obs.cut - sp.cuts[0]] = 1.0
+    return [min(x, h) for x, h in zip(v, sp.high, strict=True)]
 
 
-def layout_table() -> str:
-    """The observation layout as a Markdown table (for the README).
+def layout_table(rules: Rules | None = None) -> str:
+    """The observation layout (of ``rules``; default Bezique's and Binocle's) as a Markdown
+    table (for the README).
 
     >>> print(layout_table().splitlines()[2])
     | 0-31 | `hand` | own concealed cards: copies of each card id |
+    >>> print(layout_table(Rules.preset("sixpack", cut_bonus=True)).splitlines()[-1])
+    | 391-403 | `cut` | the cut one-hot over cut_range, once guessed |
     """
     lines = ["| entries | block | meaning |", "|---|---|---|"]
-    for b in LAYOUT:
+    for b in LAYOUT if rules is None else spec(rules).layout:
         span = str(b.start) if b.size == 1 else f"{b.start}-{b.start + b.size - 1}"
         lines.append(f"| {span} | `{b.name}` | {b.meaning} |")
     return "\n".join(lines)
@@ -332,7 +424,7 @@ class Episode:
     """
 
     def __init__(self, rules: Rules, game: bool = False, dealer: int | None = None) -> None:
-        check_rules(rules)
+        spec(rules)  # refuses what the environments cannot play
         if dealer not in (None, 0, 1):
             raise OptionError(f"dealer must be 0, 1 or None (random), not {dealer!r}")
         self.rules = rules

@@ -1,14 +1,17 @@
-"""A single-agent Gymnasium environment: the learner holds one seat of Bezique or Binocle, one
-of our agents (by name, as :func:`bezique.agents.make_agent` takes it) the other.
+"""A single-agent Gymnasium environment: the learner holds one seat of a two-handed game
+(Bezique, Binocle, Rubicon, Six-pack, Eight-pack), one of our agents (by name, as
+:func:`bezique.agents.make_agent` takes it) the other.
 
 The encoding is :mod:`bezique.encoding`'s, as in :mod:`bezique.pettingzoo`: the observation is
-the float32 vector (``OBS_SIZE`` = 371 entries, the learner's view only), the action an index of
-``Discrete(83)``.  The legal indices come as ``info["action_mask"]`` (int8) and from
-:meth:`BeziqueEnv.action_masks` (bool, the convention of sb3-contrib's ``MaskablePPO``).  The
-opponent's moves are played inside :meth:`~BeziqueEnv.step`, so each step returns at the
-learner's next turn (or the end).  Rewards, ``game`` and seeds are as in
-:mod:`bezique.pettingzoo`; the opponent is rebuilt at each reset with a seed drawn from the
-environment's, so ``reset(seed=...)`` fixes its choices too.
+the float32 vector (``OBS_SIZE`` = 371 entries in Bezique and Binocle, the learner's view only),
+the action an index of ``Discrete(83)``; the multi-pack games have their own sizes
+(:func:`bezique.encoding.spec`), and with the cut bonus the non-dealer's first action is the
+guess of the cut, one index per size of ``cut_range``.  The legal indices come as
+``info["action_mask"]`` (int8) and from :meth:`BeziqueEnv.action_masks` (bool, the convention
+of sb3-contrib's ``MaskablePPO``).  The opponent's moves are played inside
+:meth:`~BeziqueEnv.step`, so each step returns at the learner's next turn (or the end).
+Rewards, ``game`` and seeds are as in :mod:`bezique.pettingzoo`; the opponent is rebuilt at each
+reset with a seed drawn from the environment's, so ``reset(seed=...)`` fixes its choices too.
 
 An index the mask refuses ends the episode with ``illegal_reward`` (default -1 with
 ``reward="win"``, minus the target otherwise) and ``info["illegal_action"] = True``;
@@ -38,14 +41,13 @@ import numpy.typing as npt
 from bezique.agents import make_agent
 from bezique.agents.base import Agent
 from bezique.encoding import (
-    NUM_ACTIONS,
-    OBS_SIZE,
     REWARDS,
     Episode,
     action_mask,
     encode_observation,
     legal_index_map,
     observation_high,
+    spec,
     view_text,
 )
 from bezique.errors import IllegalActionError, OptionError
@@ -100,10 +102,11 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         self.on_illegal = on_illegal
         self.illegal_reward = (illegal_reward if illegal_reward is not None
                                else -1.0 if reward == "win" else -float(self.rules.target))
-        high = np.asarray(observation_high(), dtype=np.float32)
-        self.observation_space = gymnasium.spaces.Box(0.0, high, shape=(OBS_SIZE,),
+        sp = spec(self.rules)
+        high = np.asarray(observation_high(self.rules), dtype=np.float32)
+        self.observation_space = gymnasium.spaces.Box(0.0, high, shape=(sp.obs_size,),
                                                       dtype=np.float32)
-        self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        self.action_space = gymnasium.spaces.Discrete(sp.num_actions)
         self._done = True
 
     # ------------------------------------------------------------------ views

@@ -11,10 +11,15 @@ Python in :mod:`bezique.openspiel_encoding`.
 
 Chance: every card of the pack is dealt by a chance node, one card at a time from what is left
 (outcome: the card id 0..31, probability: copies left / cards left): first each seat's hand in
-dealing order, then the turn-up, then the stock from the top.  The engine
-:class:`~bezique.state.State` is built once the last card is dealt; the stock's order is chance
-and is never shown to a player before the card is drawn (observations come from
-:meth:`State.observation <bezique.state.State.observation>` only).
+dealing order, then the turn-up, then the stock from the top.  With the cut bonus (RULES.md 9.2,
+options ``cut_bonus`` and ``cut_range``) one more chance node follows, the dealer's cut: outcome
+``n`` (the number of cards cut) for each ``n`` of ``cut_range``, each with probability 1 / the
+range's size, as the engine draws it (uniformly, apart from the shuffle: the cards dealt do not
+depend on it).  The engine :class:`~bezique.state.State` is built once the last card (and the
+cut) is dealt; the stock's order and the cut are chance and are never shown to a player before
+the card is drawn or the cut guessed (observations come from
+:meth:`State.observation <bezique.state.State.observation>` only).  The guess is then the
+non-dealer's first decision, ids of their own (:mod:`bezique.openspiel_encoding`).
 """
 
 from __future__ import annotations
@@ -33,13 +38,16 @@ from .openspiel_encoding import (
     PARAMETER_DEFAULTS,
     Layout,
     action_table,
+    chance_text,
     deal_tensor,
     deal_text,
     describe_id,
     history_tensor,
+    information_text,
     observation_tensor,
     observation_text,
     rules_from_parameters,
+    string_safe,
 )
 from .rules import Rules
 from .state import State
@@ -73,7 +81,7 @@ def _game_info(layout: Layout) -> Any:
     r = layout.rules
     return pyspiel.GameInfo(
         num_distinct_actions=layout.num_distinct_actions,
-        max_chance_outcomes=NCARD,
+        max_chance_outcomes=layout.max_chance_outcomes,
         num_players=r.nplayers,
         min_utility=-MAX_UTILITY,
         max_utility=MAX_UTILITY,
@@ -84,18 +92,16 @@ def _game_info(layout: Layout) -> Any:
 
 class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of a Bezique variant (parameters: ``variant``, ``dealer`` and the options of
-    RULES.md 6; -1 or "" leave a number or a choice at the variant's default)."""
+    RULES.md 6 and 9.7, the cut bonus's among them; -1 or "" leave a number or a choice at the
+    variant's default)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        params = dict(params or {})
+        params = string_safe(params or {})
         full = {**PARAMETER_DEFAULTS, **params}
         self.rules: Rules = rules_from_parameters(full)
         dealer = int(full["dealer"])
         if not 0 <= dealer < self.rules.nplayers:
             raise ValueError(f"dealer must be a seat of {self.rules.variant}, not {dealer}")
-        if self.rules.cut_bonus:  # a chance outcome that is no card: not modelled here
-            raise ValueError("the cut bonus (cut_bonus) is not part of the OpenSpiel game; "
-                             "play it with bezique.State")
         self.dealer = dealer
         self.layout = Layout(self.rules)
         super().__init__(GAME_TYPE, _game_info(self.layout), params)
@@ -113,8 +119,9 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Core:
-    """The Python side of a state: the cards dealt so far and, once dealt, the engine state.
-    ``copy.deepcopy`` (OpenSpiel's clone) clones the engine state and shares the rules."""
+    """The Python side of a state: the cards dealt so far and, once dealt (and the cut with the
+    cut bonus), the engine state.  ``copy.deepcopy`` (OpenSpiel's clone) clones the engine state
+    and shares the rules."""
 
     __slots__ = ("dealer", "dealt", "engine", "layout", "left")
 
@@ -156,15 +163,31 @@ class _Core:
         k = r.hand_size * r.nplayers
         return self.dealt[k] if r.turnup and len(self.dealt) > k else None
 
+    def cut_next(self) -> bool:
+        """True at the cut's chance node: every card dealt, the cut bonus's cut not yet."""
+        return (self.engine is None and self.layout.rules.cut_bonus
+                and len(self.dealt) == self.layout.rules.deck_size)
+
     def deal_card(self, card: int) -> None:
-        """Deal the next card; build the engine state after the last one."""
-        if not 0 <= card < NCARD or self.left[card] <= 0:
+        """Deal the next card; build the engine state after the last one (without the cut
+        bonus)."""
+        if self.cut_next() or not 0 <= card < NCARD or self.left[card] <= 0:
             raise ValueError(f"{card} is not a card left to deal")
         self.left[card] -= 1
         self.dealt.append(card)
         r = self.layout.rules
-        if len(self.dealt) < r.deck_size:
-            return
+        if len(self.dealt) == r.deck_size and not r.cut_bonus:
+            self._build(None)
+
+    def deal_cut(self, cut: int) -> None:
+        """The cut (with the cut bonus, after the last card): build the engine state."""
+        cuts = self.layout.cuts
+        if not self.cut_next() or cuts is None or not cuts[0] <= cut <= cuts[1]:
+            raise ValueError(f"{cut} is not a cut to deal here")
+        self._build(cut)
+
+    def _build(self, cut: int | None) -> None:
+        r = self.layout.rules
         n, h = r.nplayers, r.hand_size
         hands: list[list[int]] = [[] for _ in range(n)]
         for i in range(n):
@@ -172,7 +195,7 @@ class _Core:
         k = n * h
         turnup = self.dealt[k] if r.turnup else None
         stock = self.dealt[k + 1:] if r.turnup else self.dealt[k:]
-        self.engine = State.from_cards(r, hands, turnup, stock, self.dealer)
+        self.engine = State.from_cards(r, hands, turnup, stock, self.dealer, cut=cut)
 
 
 class BeziqueState(pyspiel.State):  # type: ignore[misc]
@@ -214,8 +237,14 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         return [float(x) for x in e.returns()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next card dealt: each card id left, with copies left / cards left."""
-        left = self._core.left
+        """The next card dealt: each card id left, with copies left / cards left; at the cut's
+        node each cut of ``cut_range`` (its number of cards), all equally likely."""
+        core = self._core
+        cuts = core.layout.cuts
+        if cuts is not None and core.cut_next():
+            lo, hi = cuts
+            return [(n, 1.0 / (hi - lo + 1)) for n in range(lo, hi + 1)]
+        left = core.left
         total = sum(left)
         return [(c, k / total) for c, k in enumerate(left) if k]
 
@@ -229,9 +258,13 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         e = core.engine
         if e is None:
-            if not 0 <= action < NCARD or core.left[action] <= 0:
-                raise pyspiel.SpielError(f"{action} is not a card left to deal")
-            core.deal_card(action)
+            try:
+                if core.cut_next():
+                    core.deal_cut(action)
+                else:
+                    core.deal_card(action)
+            except ValueError as err:
+                raise pyspiel.SpielError(str(err)) from None
             return
         table = action_table(e)
         if action not in table:
@@ -246,7 +279,7 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         e = core.engine
         if e is None or player < 0:
-            return f"deal {card_name(action)}" if 0 <= action < NCARD else f"deal {action}"
+            return chance_text(action, core.cut_next())
         if player == e.current_player():
             a = action_table(e).get(action)
             if a is not None:
@@ -283,7 +316,8 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
                 card_name(c) for c in core.dealt)
         hands = " | ".join(" ".join(card_name(c) for c in e.hand(s))
                            for s in range(core.layout.rules.nplayers))
-        return f"{e!r} hands {hands} stock left {e.stock_left}"
+        cut = f" cut {e.cut} guess {e.cut_guess}" if e.rules.cut_bonus else ""
+        return f"{e!r} hands {hands} stock left {e.stock_left}{cut}"
 
 
 def game_for(rules: Rules, dealer: int) -> BeziqueGame:
@@ -299,8 +333,8 @@ def game_for(rules: Rules, dealer: int) -> BeziqueGame:
 
 def state_from_engine(game: BeziqueGame, world: State) -> BeziqueState:
     """The OpenSpiel state of the engine deal ``world``: its cards dealt by the chance nodes
-    (hands from the dealer's left, the turn-up, the stock from the top), then its actions.
-    ``game`` must have ``world``'s rules and dealer."""
+    (hands from the dealer's left, the turn-up, the stock from the top, then the cut with the
+    cut bonus), then its actions.  ``game`` must have ``world``'s rules and dealer."""
     out: BeziqueState = game.new_initial_state()
     n = world.rules.nplayers
     for i in range(n):
@@ -310,6 +344,8 @@ def state_from_engine(game: BeziqueGame, world: State) -> BeziqueState:
         out.apply_action(card_of(world.turnup_card))
     for p in world.stock:
         out.apply_action(card_of(p))
+    if world.rules.cut_bonus:
+        out.apply_action(world.cut)
     for _, a in world.history():
         out.apply_action(out.engine_to_id(a))
     return out
@@ -317,7 +353,8 @@ def state_from_engine(game: BeziqueGame, world: State) -> BeziqueState:
 
 class BeziqueObserver:
     """OpenSpiel's observer (``make_py_observer``): with perfect recall the information state
-    (string :meth:`Observation.text`, tensor: observation + history), else the observation."""
+    (string :func:`~bezique.openspiel_encoding.information_text`, tensor: observation +
+    history), else the observation."""
 
     def __init__(self, layout: Layout, iig_obs_type: Any,
                  params: Mapping[str, Any] | None) -> None:
@@ -358,7 +395,7 @@ class BeziqueObserver:
             core = state._core
             return deal_text(player, core.hand_so_far(player), core.turnup_so_far(),
                              len(core.dealt), self.layout.rules.deck_size)
-        return obs.text() if self.perfect_recall else observation_text(obs)
+        return information_text(obs) if self.perfect_recall else observation_text(obs)
 
 
 pyspiel.register_game(GAME_TYPE, BeziqueGame)

@@ -14,7 +14,19 @@ Action ids, for a variant with ``C`` packs (``copies``):
 * ``32 + 32 * C + k``: ``pass``, ``exchange``, ``seven``, ``carte``, ``offer`` (k = 0..4);
 * ``32 + 32 * C + 5 + k`` (``k < MELD_CAP``): the k-th legal meld, the legal melds sorted by
   their text (a seat's text never names a copy, so the order is the same in every world that
-  seat cannot tell apart).
+  seat cannot tell apart);
+* with the cut bonus only (RULES.md 9.2, ``cut_range`` ``lo-hi``): ``32 + 32 * C + 5 +
+  MELD_CAP + n - lo``, the non-dealer's ``guess n`` (``lo <= n <= hi``).  Without the cut bonus
+  the ids stop before this block, as they always have.
+
+Chance outcomes are card ids 0..31 while the cards are dealt; with the cut bonus one more chance
+node follows the last card, the dealer's cut, whose outcome id is the number of cards cut.
+
+>>> cut = Layout(Rules.preset("sixpack", cut_bonus=True))
+>>> cut.guess_base, cut.num_distinct_actions, cut.max_chance_outcomes, cut.cut_block_size
+(357, 370, 32, 27)
+>>> describe_id(cut, 357 + 6)
+'guess 24'
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("bezique"), seed=7)
@@ -32,7 +44,7 @@ from typing import Any
 from . import actions as act
 from .cards import card_name, card_of, rank_of, suit_of
 from .observation import Observation
-from .rules import OPTION_NAMES, Rules
+from .rules import OPTION_NAMES, Rules, cut_bounds
 from .state import State
 
 MELD_CAP = 128
@@ -59,10 +71,26 @@ PARAMETER_DEFAULTS: dict[str, Any] = {"variant": "bezique", "dealer": 1, **OPTIO
 
 
 def rules_from_parameters(params: Mapping[str, Any]) -> Rules:
-    """The :class:`Rules` named by OpenSpiel game parameters (variant, RULES.md 6 options)."""
+    """The :class:`Rules` named by OpenSpiel game parameters (variant, RULES.md 6 options).
+    ``cut_range`` may be written ``20_28``: OpenSpiel's game string takes ``20-28`` for a
+    malformed number."""
     options = {n: v for n, v in params.items()
                if n in OPTION_DEFAULTS and v != OPTION_DEFAULTS[n]}
+    if isinstance(options.get("cut_range"), str):
+        options["cut_range"] = options["cut_range"].replace("_", "-")
     return Rules.preset(str(params.get("variant", "bezique")), **options)
+
+
+def string_safe(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with ``cut_range`` spelled ``20_28``, so that the game's string loads again.
+
+    >>> string_safe({"variant": "sixpack", "cut_range": "20-28"})
+    {'variant': 'sixpack', 'cut_range': '20_28'}
+    """
+    out = dict(params)
+    if isinstance(out.get("cut_range"), str):
+        out["cut_range"] = out["cut_range"].replace("-", "_")
+    return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,22 +110,54 @@ class Layout:
         return self.special_base + 5
 
     @property
-    def num_distinct_actions(self) -> int:
-        """Player action ids (chance outcomes are card ids 0..31)."""
+    def cuts(self) -> tuple[int, int] | None:
+        """With the cut bonus, the smallest and largest cut of ``cut_range``; else None."""
+        return cut_bounds(self.rules.cut_range) if self.rules.cut_bonus else None
+
+    @property
+    def ncuts(self) -> int:
+        """How many cuts (and guesses) there are: 0 without the cut bonus."""
+        cuts = self.cuts
+        return 0 if cuts is None else cuts[1] - cuts[0] + 1
+
+    @property
+    def guess_base(self) -> int:
+        """The id of the guess of the smallest cut (with the cut bonus)."""
         return self.meld_base + MELD_CAP
 
     @property
+    def num_distinct_actions(self) -> int:
+        """Player action ids: the moves, then the guesses of the cut (with the cut bonus)."""
+        return self.guess_base + self.ncuts
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """Chance outcome ids: card ids 0..31, and with the cut bonus the cut's size."""
+        cuts = self.cuts
+        return NCARD if cuts is None else max(NCARD, cuts[1] + 1)
+
+    @property
     def max_game_length(self) -> int:
-        """Chance outcomes (one per card) plus a bound on the players' actions."""
+        """Chance outcomes (one per card, and the cut) plus a bound on the players' actions
+        (and the guess)."""
         r = self.rules
         per_trick = r.nplayers + r.melds_per_trick + 4
-        return r.deck_size + r.total_tricks * per_trick + 2 * r.nplayers
+        extra = 2 if r.cut_bonus else 0
+        return r.deck_size + r.total_tricks * per_trick + 2 * r.nplayers + extra
+
+    @property
+    def cut_block_size(self) -> int:
+        """The observation's last block with the cut bonus (guessing now, the guess one-hot,
+        the cut one-hot over ``cut_range``); 0 without it."""
+        n = self.ncuts
+        return 1 + 2 * n if n else 0
 
     @property
     def observation_size(self) -> int:
         """Length of the observation tensor."""
         n = self.rules.nplayers
-        return 2 * n + 1 + len(PHASES) + 5 + NCARD * (5 + 3 * n) + 3 * n + 1
+        return (2 * n + 1 + len(PHASES) + 5 + NCARD * (5 + 3 * n) + 3 * n + 1
+                + self.cut_block_size)
 
     @property
     def history_size(self) -> int:
@@ -116,7 +176,8 @@ def action_table(state: State) -> dict[int, int]:
     seat = state.current_player()
     if seat < 0:
         return {}
-    copies = state.rules.copies
+    rules = state.rules
+    copies = rules.copies
     hand = state.hand_masks[seat]
     special = NCARD + NCARD * copies
     out: dict[int, int] = {}
@@ -134,6 +195,8 @@ def action_table(state: State) -> dict[int, int]:
                     out[NCARD + NCARD * g + c] = a
         elif act.is_meld(a):
             melds.append((state.action_to_string(a), a))
+        elif a >= act.GUESS:  # the cut bonus: guess n
+            out[special + 5 + MELD_CAP + a - act.GUESS - cut_bounds(rules.cut_range)[0]] = a
         else:
             out[special + a - act.PASS] = a
     melds.sort()
@@ -153,7 +216,25 @@ def describe_id(layout: Layout, action: int) -> str:
         return f"play {card_name(c)}* (shown group {g})"
     if special <= action < special + 5:
         return ("pass", "exchange", "seven", "carte", "offer")[action - special]
+    cuts = layout.cuts
+    if cuts is not None and action >= layout.guess_base:
+        return f"guess {action - layout.guess_base + cuts[0]}"
     return f"meld #{action - layout.meld_base}"
+
+
+def chance_text(action: int, cut: bool) -> str:
+    """A chance outcome as text: ``deal QS`` (a card id), or ``cut 24`` at the cut's node."""
+    if cut:
+        return f"cut {action}"
+    return f"deal {card_name(action)}" if 0 <= action < NCARD else f"deal {action}"
+
+
+def cut_guess(obs: Observation) -> int | None:
+    """The non-dealer's guess of the cut once made (the deal's first action, public), else
+    None."""
+    if obs.actions and obs.actions[0][1].startswith("guess "):
+        return int(obs.actions[0][1][6:])
+    return None
 
 
 # ---------------------------------------------------------------------------------- strings
@@ -166,9 +247,27 @@ def deal_text(seat: int, hand: list[int], turnup: int | None, dealt: int, total:
     return f"seat={seat} phase=deal dealt={dealt}/{total} hand={names} turnup={up}"
 
 
+def _cut_text(obs: Observation) -> list[str]:
+    """With the cut bonus, the guess and the cut once public (``-`` before); else nothing."""
+    if not obs.rules.cut_bonus:
+        return []
+    guess = cut_guess(obs)
+    return [f"guess={'-' if guess is None else guess}",
+            f"cut={'-' if obs.cut is None else obs.cut}"]
+
+
+def information_text(obs: Observation) -> str:
+    """The information state of ``obs.seat``: :meth:`Observation.text` (every action, the guess
+    among them), and with the cut bonus the cut once the guess has made it public."""
+    text = obs.text()
+    if obs.rules.cut_bonus:
+        text += f" cut={'-' if obs.cut is None else obs.cut}"
+    return text
+
+
 def observation_text(obs: Observation) -> str:
     """The position as ``obs.seat`` sees it now, without the history (OpenSpiel's observation
-    string; :meth:`Observation.text` is the information state)."""
+    string; :func:`information_text` is the information state)."""
     parts = [
         f"seat={obs.seat}", f"turn={obs.turn}", f"phase={obs.phase}",
         "hand=" + ",".join(card_name(c) for c in obs.hand),
@@ -180,6 +279,7 @@ def observation_text(obs: Observation) -> str:
         f"stock={obs.stock}", f"tricks={obs.tricks_played}",
         "scores=" + ",".join(str(x) for x in obs.scores),
         "brisques=" + ",".join(str(x) for x in obs.brisques),
+        *_cut_text(obs),
     ]
     return " ".join(parts)
 
@@ -213,13 +313,16 @@ def _common(w: _Writer, layout: Layout, seat: int, turn: int, phase: str) -> Non
     n = layout.rules.nplayers
     w.one_hot(n, seat)
     w.one_hot(n + 1, turn if turn >= 0 else n)  # the last: chance, or the deal is over
-    w.one_hot(len(PHASES), PHASES.index(phase))
+    # the guess of the cut is no phase here: the cut block (cut bonus only) says it
+    w.one_hot(len(PHASES), PHASES.index(phase) if phase in PHASES else -1)
 
 
 def observation_tensor(layout: Layout, obs: Observation) -> list[float]:
     """The observation tensor of ``obs.seat``: seat, turn, phase, trumps, card counts (hand,
     shown, known and won per seat, the trick, the turn-up now and dealt, the unseen cards),
-    scores and brisques (/1000), the stock left and the hand sizes (fractions)."""
+    scores and brisques (/1000), the stock left and the hand sizes (fractions); with the cut
+    bonus last the cut block: 1 while the guess is to be made (the phase one-hot is then all
+    0), the guess one-hot and the cut one-hot over ``cut_range`` (all 0 before the guess)."""
     r = layout.rules
     n, c = r.nplayers, float(r.copies)
     w = _Writer()
@@ -243,6 +346,12 @@ def observation_tensor(layout: Layout, obs: Observation) -> list[float]:
     w.numbers(obs.brisques, SCORE_SCALE)
     w.numbers([obs.stock], float(max(r.stock_size, 1)))
     w.numbers(obs.hand_sizes, float(r.hand_size))
+    cuts = layout.cuts
+    if cuts is not None:
+        guess = cut_guess(obs)
+        w.values.append(1.0 if obs.phase == "guess" else 0.0)
+        w.one_hot(layout.ncuts, -1 if guess is None else guess - cuts[0])
+        w.one_hot(layout.ncuts, -1 if obs.cut is None else obs.cut - cuts[0])
     return w.values
 
 
@@ -256,7 +365,7 @@ def deal_tensor(layout: Layout, seat: int, hand: list[int], turnup: int | None) 
     w.values += [0.0] * (NCARD * 3 * r.nplayers + NCARD)
     w.counts([turnup] if turnup is not None else [], 1.0)
     w.counts([turnup] if turnup is not None else [], 1.0)
-    w.values += [0.0] * (NCARD + 3 * r.nplayers + 1)
+    w.values += [0.0] * (NCARD + 3 * r.nplayers + 1 + layout.cut_block_size)
     return w.values
 
 

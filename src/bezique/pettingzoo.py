@@ -1,10 +1,14 @@
-"""A PettingZoo AEC environment of two-handed Bezique and Binocle: ``env(variant=...)``.
+"""A PettingZoo AEC environment of the two-handed games: ``env(variant=...)``.
 
 Agents ``player_0`` and ``player_1`` are the engine's seats 0 and 1.  Each observation is a dict:
-``observation``, the float32 vector of :mod:`bezique.encoding` (``OBS_SIZE`` = 371 entries, from
-that seat's view only), and ``action_mask``, int8 with a 1 for each legal index of the
-:data:`~bezique.encoding.NUM_ACTIONS` = 83 (all 0 when it is not the seat's turn).  The seat to
-act is ``agent_selection``; the winner of a trick acts twice in a row (declare, then lead).
+``observation``, the float32 vector of :mod:`bezique.encoding` (``OBS_SIZE`` = 371 entries in
+Bezique and Binocle, from that seat's view only), and ``action_mask``, int8 with a 1 for each
+legal index of the :data:`~bezique.encoding.NUM_ACTIONS` = 83 (all 0 when it is not the seat's
+turn).  The multi-pack games (``rubicon``, ``sixpack``, ``eightpack``) have their own sizes
+(:func:`bezique.encoding.spec`): more meld slots, ``carte``, and with the cut bonus
+(``cut_bonus=True``) the non-dealer's guess of the cut as the deal's first action, one index per
+size of ``cut_range``.  The seat to act is ``agent_selection``; the winner of a trick acts twice
+in a row (declare, then lead).
 
 Rewards come at the end: ``reward="deal"`` (default) the point difference of the deal,
 ``reward="win"`` +1, -1 or 0; ``game=True`` plays deals to the target and rewards at the game's
@@ -38,14 +42,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from bezique.encoding import (
-    NUM_ACTIONS,
-    OBS_SIZE,
     REWARDS,
     Episode,
     action_mask,
     decode_action,
     encode_observation,
     observation_high,
+    spec,
     view_text,
 )
 from bezique.errors import OptionError
@@ -55,12 +58,15 @@ from bezique.rules import Rules
 AGENTS = ("player_0", "player_1")
 
 
-def observation_space() -> gymnasium.spaces.Dict:
-    """The space of one agent's observation dict."""
-    high = np.asarray(observation_high(), dtype=np.float32)
+def observation_space(rules: Rules | None = None) -> gymnasium.spaces.Dict:
+    """The space of one agent's observation dict (of ``rules``; default Bezique's and
+    Binocle's)."""
+    rules = rules if rules is not None else Rules.preset("bezique")
+    sp = spec(rules)
+    high = np.asarray(observation_high(rules), dtype=np.float32)
     return gymnasium.spaces.Dict({
-        "observation": gymnasium.spaces.Box(0.0, high, shape=(OBS_SIZE,), dtype=np.float32),
-        "action_mask": gymnasium.spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        "observation": gymnasium.spaces.Box(0.0, high, shape=(sp.obs_size,), dtype=np.float32),
+        "action_mask": gymnasium.spaces.Box(0, 1, shape=(sp.num_actions,), dtype=np.int8),
     })
 
 
@@ -102,9 +108,9 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        space = observation_space()
+        space = observation_space(self.rules)
         self.observation_spaces = {a: space for a in AGENTS}
-        action = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        action = gymnasium.spaces.Discrete(spec(self.rules).num_actions)
         self.action_spaces = {a: action for a in AGENTS}
         self._rng = random.Random()
         self.rewards: dict[str, float] = {}
@@ -119,7 +125,8 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """``Discrete(83)``, the same object on each call."""
+        """``Discrete(83)`` (Bezique, Binocle; ``spec(rules).num_actions`` in the multi-pack
+        games), the same object on each call."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
