@@ -304,3 +304,37 @@ def test_terminal_game_by_key_presses_plays_a_whole_rubicon_deal(
 
     presses, summary, value = asyncio.run(whole_deal())
     assert presses >= 55 and summary and value > 0
+
+
+def test_heuristic_declares_the_meld_that_saves_it_from_the_rubicon() -> None:
+    """Settlement-aware declaring (issue #13 item 3): a rubiconed loser pays both totals and the
+    bonus, so a meld that lifts the seat from under the rubicon line to it is worth more than
+    its points, the more the less likely another declaring turn is.  Wherever that changes the
+    heuristic's declaration, the meld it now declares reaches the line and the one it would
+    have declared does not; on the winning side, or far from the line, nothing changes."""
+    from bezique.agents.heuristic import HeuristicParams, HeuristicPolicy
+
+    rules = Rules.preset("rubicon")
+    aware = HeuristicPolicy(params=HeuristicParams())
+    blind = HeuristicPolicy(params=HeuristicParams(rubicon=0.0))
+    changed = 0
+    for seed in range(4):
+        s = State.new_deal(rules, seed=seed)
+        while not s.is_terminal():
+            a, b = aware.choose(s), blind.choose(s)
+            if a != b and s.phase == "declare":
+                seat = s.turn
+                before = s.scores[seat] + s.brisques[seat]
+                pts = [s.clone() for _ in (a, b)]
+                pts[0].apply_action(a)
+                pts[1].apply_action(b)
+                assert before < rules.rubicon_at
+                assert pts[0].scores[seat] + pts[0].brisques[seat] >= rules.rubicon_at
+                assert pts[1].scores[seat] + pts[1].brisques[seat] < rules.rubicon_at
+                changed += 1
+            s.apply_action(a)
+    assert changed >= 1
+    classic = State.new_deal(Rules.preset("bezique"), seed=3)
+    while not classic.is_terminal():  # a game without a settlement is untouched
+        assert aware.choose(classic) == blind.choose(classic)
+        classic.apply_action(aware.choose(classic))

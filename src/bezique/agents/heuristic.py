@@ -73,6 +73,10 @@ class HeuristicParams:
     lead_worth: float = 0.0
     # declaring: how soon a bigger meld of the same class is expected (stock cards)
     again: float = 20.0
+    # the one-deal games (RULES.md 9.0.7): the share of the rubicon's swing (its bonus; the
+    # loser's points go to the winner as well) that a meld lifting the seat over the rubicon
+    # line is worth beyond its points, once another declaring turn is no longer likely
+    rubicon: float = 0.5
 
 
 _NCOMP = 9
@@ -160,7 +164,8 @@ class HeuristicPolicy:
         p_again = min(0.95, state.stock_left / self.params.again)
         best_meld, best_pts = -1, -1.0
         for a, m, kind in melds:
-            value = float(kind.points)
+            value = float(kind.points) + self._line_bonus(state, state.turn, kind.points,
+                                                          p_again)
             for _b, m2, kind2 in melds:
                 if m2 != m and m2 & m == m and kind2.cls == kind.cls:
                     value = max(value, kind.points + p_again * kind2.points)
@@ -175,6 +180,20 @@ class HeuristicPolicy:
         if act.SEVEN in legal:
             return act.SEVEN
         return act.PASS
+
+    def _line_bonus(self, state: State, seat: int, points: int, p_again: float) -> float:
+        """In a one-deal game of two (RULES.md 9.0.7), what declaring ``points`` now is worth
+        beyond them when it lifts the seat from under the rubicon line to it or over: a share
+        of the rubicon's swing, the larger the less likely another declaring turn is.  A
+        rubiconed loser pays the winner both totals and the bonus, so near the end the sure
+        meld that saves it beats the bigger one it might declare later."""
+        rules = state.rules
+        if rules.settlement != "portland" or rules.nplayers != 2 or not self.params.rubicon:
+            return 0.0
+        mine = state.scores[seat] + state.brisques[seat]
+        if mine >= rules.rubicon_at or mine + points < rules.rubicon_at:
+            return 0.0
+        return self.params.rubicon * (1.0 - p_again) * rules.rubicon_bonus_points
 
     @staticmethod
     def _trump_bonus(state: State, mask: int, kind: MeldKind) -> float:
@@ -309,6 +328,17 @@ class HeuristicPolicy:
             twice |= (held >> (32 * k)) & M32
         return melds, seven_bonus, twice, tg.seven_card
 
+    def _ready_for(self, state: State, tg: MeldTargets, seat: int) -> _Ready:
+        """:meth:`_ready`, each meld's points raised by :meth:`_line_bonus` (one-deal games)."""
+        ready = self._ready(state, tg, seat)
+        rules = state.rules
+        if rules.settlement != "portland" or not ready[0]:
+            return ready
+        p_again = min(0.95, state.stock_left / self.params.again)
+        melds = sorted(((pts + round(self._line_bonus(state, seat, pts, p_again)), cards)
+                        for pts, cards in ready[0]), reverse=True)
+        return melds, ready[1], ready[2], ready[3]
+
     @staticmethod
     def _meld_ready(ready: _Ready, exclude: int) -> int:
         """Points the seat could declare after winning a trick without card ``exclude``."""
@@ -356,7 +386,7 @@ class HeuristicPolicy:
         meld_ready = self._meld_ready
         best, best_score = cands[0], -1e18
         if state.phase_id == LEAD:
-            ready = self._ready(state, tg, seat)
+            ready = self._ready_for(state, tg, seat)
             opp = 1 - seat
             opp_h = (state.hand_masks[opp] | state.shown_masks[opp]).bit_count()
             opp_shown = fold32(state.shown_masks[opp])
@@ -396,7 +426,7 @@ class HeuristicPolicy:
             win = (r < lr) if s == ls else (s == trump)
             if win:
                 if ready2 is None:
-                    ready2 = self._ready(state, tg, seat)
+                    ready2 = self._ready_for(state, tg, seat)
                 score = pts + w_meld * meld_ready(ready2, c) + w_lead - keep
             else:
                 score = -pts - keep
