@@ -325,6 +325,32 @@ def run_tasks(fn: Callable[[T], R], tasks: Sequence[T], jobs: int = 1, ray: str 
     yield from ray_map(fn, tasks, ray, jobs)
 
 
+def play_saved(fn: Callable[[T], R], tasks: Sequence[T], jobs: int, ray: str | None,
+               out_dir: Path | None, mode: str, resumed: Callable[[T], R | None],
+               records: Callable[[R], tuple[int, list[Any]]],
+               progress: Callable[[int], None] | None) -> list[R]:
+    """Every task's result: read back by ``resumed`` (None: play it), the others played by
+    :func:`run_tasks` and their ``records`` (index, records) saved in ``out_dir`` as each is
+    done; ``progress`` is told how many are done.  The two-seat and the table arena's loop."""
+    out = []
+    todo = []
+    for t in tasks:
+        r = resumed(t)
+        if r is None:
+            todo.append(t)
+        else:
+            out.append(r)
+    if progress is not None and out:
+        progress(len(out))
+    for _, r in run_tasks(fn, todo, jobs, ray):
+        if out_dir is not None:
+            save_records(out_dir, mode, *records(r))
+        out.append(r)
+        if progress is not None:
+            progress(len(out))
+    return out
+
+
 def play_pairs(tasks: list[PairTask], jobs: int = 1, ray: str | None = None
                ) -> Iterator[tuple[int, PairResult]]:
     """Play every task, yielding ``(task number, pair)`` as each is done (see
@@ -386,32 +412,25 @@ def run_match(
     out_dir = records_folder(save)
     tasks = pair_tasks(spec_a, spec_b, rules, mode, count, seed, out_dir is not None)
     result = MatchResult((spec_a, spec_b), mode, seed)
-    if resume and out_dir is not None:
-        tasks = [t for t in tasks if not _resumed(out_dir, rules, t, result)]
-    done = len(result.pairs)
-    if progress is not None and done:
-        progress(done)
-    for _, pr in play_pairs(tasks, jobs, ray):
-        if out_dir is not None:
-            save_records(out_dir, mode, pr.index, [half.record for half in pr.halves])
-        result.pairs.append(pr)
-        done += 1
-        if progress is not None:
-            progress(done)
+
+    def resumed(t: PairTask) -> PairResult | None:
+        return _resumed(out_dir, rules, t) if resume and out_dir is not None else None
+
+    result.pairs = play_saved(play_pair, tasks, jobs, ray, out_dir, mode, resumed,
+                              lambda pr: (pr.index, [h.record for h in pr.halves]), progress)
     result.pairs.sort(key=lambda pr: pr.index)
     return result
 
 
-def _resumed(out_dir: Path, rules: Rules, task: PairTask, result: MatchResult) -> bool:
-    """Add pair ``task`` to ``result`` from its saved records, if both halves are there."""
+def _resumed(out_dir: Path, rules: Rules, task: PairTask) -> PairResult | None:
+    """Pair ``task`` from its saved records, if both halves are there."""
     seed = derive_seed(task.seed, task.index, "cards")
     first = (Game(rules, seed=seed, first_dealer=1).state if task.mode == "games"
              else State.new_deal(rules, seed, dealer=1))
     saved = saved_set(out_dir, task.mode, task.index,
                       [half_players(task.specs, h) for h in (0, 1)], rules, first)
     if saved is None:
-        return False
+        return None
     h0, h1 = (half_result(rules, task.mode, deals, seat_a, winner)
               for seat_a, (deals, winner) in enumerate(saved))
-    result.pairs.append(PairResult(task.index, (h0, h1)))
-    return True
+    return PairResult(task.index, (h0, h1))

@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, make_agent
-from .arena import Z95, derive_seed, play_deal, run_tasks, score_interval
-from .arena_records import records_folder, save_records, saved_set
+from .arena import Z95, derive_seed, play_deal, play_saved, run_tasks, score_interval
+from .arena_records import records_folder, saved_set
 from .errors import BeziqueError, OptionError
 from .game import Game
 from .record import game_record
@@ -453,34 +453,27 @@ def play_table_match(
     out_dir = records_folder(save)
     tasks = table_tasks(lineup, rules, mode, count, seed, out_dir is not None)
     result = TableMatchResult(lineup, rules.variant, mode, seed)
-    if resume and out_dir is not None:
-        tasks = [t for t in tasks if not _resumed(out_dir, rules, t, result)]
-    done = len(result.sets)
-    if progress is not None and done:
-        progress(done)
-    for _, ts in play_tables(tasks, jobs, ray):
-        if out_dir is not None:
-            save_records(out_dir, mode, ts.index, [sr.record for sr in ts.seatings])
-        result.sets.append(ts)
-        done += 1
-        if progress is not None:
-            progress(done)
+
+    def resumed(t: TableTask) -> TableSet | None:
+        return _resumed(out_dir, rules, t) if resume and out_dir is not None else None
+
+    result.sets = play_saved(play_table, tasks, jobs, ray, out_dir, mode, resumed,
+                             lambda ts: (ts.index, [sr.record for sr in ts.seatings]), progress)
     result.sets.sort(key=lambda ts: ts.index)
     return result
 
 
-def _resumed(out_dir: Path, rules: Rules, task: TableTask, result: TableMatchResult) -> bool:
-    """Add set ``task`` to ``result`` from its saved records, if all its plays are there."""
+def _resumed(out_dir: Path, rules: Rules, task: TableTask) -> TableSet | None:
+    """Set ``task`` from its saved records, if all its plays are there."""
     seed, dealer = derive_seed(task.seed, task.index, "cards"), rules.nplayers - 1
     first = (Game(rules, seed=seed, first_dealer=dealer).state if task.mode == "games"
              else State.new_deal(rules, seed, dealer=dealer))
     names = [[task.specs[e] for e in seating] for seating in task.seatings]
     saved = saved_set(out_dir, task.mode, task.index, names, rules, first)
     if saved is None:
-        return False
-    result.sets.append(TableSet(task.index, tuple(
+        return None
+    return TableSet(task.index, tuple(
         seating_result(rules, task.mode, seating, deals, winner)
-        for seating, (deals, winner) in zip(task.seatings, saved, strict=True))))
-    return True
+        for seating, (deals, winner) in zip(task.seatings, saved, strict=True)))
 
 
