@@ -89,3 +89,17 @@ def test_levels_are_defined_by_time() -> None:
         assert isinstance(agent, SearchAgent)
         assert agent.ms == LEVEL_MS[lv]
     assert LEVEL_MS[3] < LEVEL_MS[4] < LEVEL_MS[5]
+
+
+def test_at_a_table_with_no_time_the_search_plays_the_heuristics_move() -> None:
+    s = State.new_deal(Rules.preset("bezique4"), seed=2, dealer=3)
+    heuristic = make_agent("heuristic", seed=0)
+    while len(s.legal_actions()) < 2 or s.current_player() != 0:
+        s.apply(heuristic.act(s.observation(s.current_player())))
+    obs = s.observation(0)
+    agent = SearchAgent(seed=5)
+    agent.set_budget(0.001)
+    action = agent.act(obs)
+    assert agent.last_worlds == 0 and action in obs.legal
+    patient = SearchAgent(seed=5, prior=1e9, confidence=1e9, samples=1)
+    assert action == patient.act(obs)
