@@ -53,6 +53,7 @@ COMPILED_MODULES = (
     "src/bezique/agents/sampling.py",
     "src/bezique/agents/heuristic.py",
     "src/bezique/agents/evaluation.py",
+    "src/bezique/agents/rollout.py",
     "src/bezique/agents/search.py",
     "src/bezique/agents/table_worlds.py",
     "src/bezique/agents/table_play.py",

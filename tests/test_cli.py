@@ -158,7 +158,7 @@ def test_agents_lists_names_options_and_levels() -> None:
     assert r.exit_code == 0
     assert "search:" in r.output and "heuristic:" in r.output and "random:" in r.output
     assert "samples=60" in r.output and "model=0.0" in r.output
-    assert "3 = search:samples=60 (default)" in r.output
+    assert "3 = search:ms=300 (default)" in r.output
     # every listed option is accepted by make_agent
     from bezique.agents import agent_options, make_agent
 

@@ -208,3 +208,29 @@ def test_sampled_worlds_keep_the_dealt_turnup() -> None:
             obs = s.observation(seat)
             for world in sample_worlds(obs, 3, random.Random(seed)):
                 assert world.observation(seat).turnup_dealt == obs.turnup_dealt
+
+
+def test_past_its_deadline_the_sampler_takes_the_likeliest_world_it_has_tried() -> None:
+    # with strong inference most tries are rejected; a deadline already past ends the search at
+    # the first consistent world (still a world of this observation), where without one the
+    # sampler keeps trying: the two differ in how often the opponent passed up points
+    import time
+
+    from bezique.agents import make_agent
+
+    rules = Rules.preset("bezique")
+    hurried = patient = 0
+    for seed in range(6):
+        s = State.new_deal(rules, seed, dealer=1)
+        players = [make_agent("heuristic", seed=1), make_agent("heuristic", seed=2)]
+        for _ in range(40):
+            s.apply(players[s.current_player()].act(s.observation(s.current_player())))
+        obs = s.observation(0)
+        sampler = WorldSampler(obs, infer=0.95)
+        rng = random.Random(seed)
+        for _ in range(15):
+            w = sampler.sample(rng, deadline=time.perf_counter() - 1.0)
+            assert w.observation(0) == obs
+            hurried += _passes_with_points(w, 1)
+            patient += _passes_with_points(sampler.sample(rng), 1)
+    assert hurried > patient

@@ -97,7 +97,8 @@ def test_rules_name_hint_motion_statistics_and_tutorial(site: str, browser: Any)
     page.wait_for_selector("#hand button.card")
     assert "step 1" in page.inner_text("#tutorial")
     page.click("#tutorial-next")
-    page.wait_for_function("() => document.querySelector('#tutorial').textContent.includes('step 2')")
+    page.wait_for_function(
+        "() => document.querySelector('#tutorial').textContent.includes('step 2')")
     first = page.evaluate("localStorage.getItem('bezique.tutorial')")
     page.goto(site + "/#/games")  # a second tutorial replaces the first in the list of games
     page.goto(site + "/#/tutorial")

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from test_web import PrivacyScan, Seat, make_client, new_game, ws_url
 
-from bezique.cli import main
 from bezique.agents.levels import LEVEL_NAMES
+from bezique.cli import main
 from bezique.tui.session import LEVEL_NAMES as TUI_LEVEL_NAMES
 from bezique.web.app import create_app
 

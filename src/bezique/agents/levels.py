@@ -1,10 +1,23 @@
 """Playing levels 1..5 for front ends: each level is an agent spec for :func:`make_agent`.
 
-Level 3, the default, decides in a median 0.07 s on one core (0.18 s when there is a real
-choice, 90th percentile 0.86 s: the last tricks before the end phase take longest; see
-``benchmarks/STRENGTH.md``); level 5 takes a few seconds a move.  At a table of three or
-four (``bezique3``, ``bezique4``) the search levels stop sampling after ``search.TABLE_MS``
-(0.4 s) a decision.
+The levels that think are defined by time, not by a number of worlds: the search samples and
+plays out worlds until its budget is spent and never takes more than 10% over it
+(``tests/test_clock.py``), so a level is the same wait on every machine (and stronger on a
+faster one, or the compiled build).
+
+=====  ==========  ================================================================
+level  name        player
+=====  ==========  ================================================================
+1      beginner    random legal moves
+2      casual      the heuristic (no search): answers at once
+3      club        the search within 0.3 s a move (the default)
+4      strong      the search within 1 s a move
+5      expert      the search within 3 s a move
+=====  ==========  ================================================================
+
+At a table of three or four (``bezique3``, ``bezique4``) the same budgets bound the table
+search.  A decision with a single sensible action (one legal move, the solved end phase)
+answers at once.  :data:`LEVEL_MS` holds each level's budget in milliseconds.
 """
 
 from __future__ import annotations
@@ -16,10 +29,12 @@ from .base import agent_names
 LEVELS: dict[int, str] = {
     1: "random",
     2: "heuristic",
-    3: "search:samples=60",
-    4: "search:samples=150",
-    5: "search:samples=400",
+    3: "search:ms=300",
+    4: "search:ms=1000",
+    5: "search:ms=3000",
 }
+# each level's thinking time a move in milliseconds (0: it does not search)
+LEVEL_MS: dict[int, int] = {1: 0, 2: 0, 3: 300, 4: 1000, 5: 3000}
 DEFAULT_LEVEL = 3
 # The names of the levels, one set for every front end (``bezique play``, ``bezique serve``,
 # the statistics); the browser's copy in ``web/static/app.js`` is checked against it by a test.

@@ -16,7 +16,9 @@ Options (``openspiel-ismcts:simulations=200,uct_c=300``): ``simulations`` per de
 ``worlds``: OpenSpiel's ``max_world_samples`` (-1: a fresh world every simulation);
 ``uct_c``: the UCT exploration constant; ``rollouts``: random rollouts per leaf; ``ms``: think
 this many milliseconds a decision instead of a fixed number of simulations (also set by
-:meth:`OpenSpielISMCTSAgent.set_budget`, the engine protocol's ``budget_ms``); ``seed``.
+:meth:`OpenSpielISMCTSAgent.set_budget`, the engine protocol's ``budget_ms``; the decision ends
+within 10% of it: simulations stop at :data:`_SHARE` of it, and none is begun that would likely
+not end by then); ``seed``.
 
 OpenSpiel is an optional dependency (the ``openspiel`` or ``research`` extra): the agent is
 always registered, and building it without OpenSpiel raises :class:`~bezique.errors.OptionError`
@@ -37,6 +39,7 @@ from .base import register_agent, require_agent_variant
 from .sampling import WorldSampler
 
 NAME = "openspiel-ismcts"
+_SHARE = 0.9  # of a time budget the simulations may use
 INSTALL_HINT = (f"agent {NAME!r} needs OpenSpiel, which is not installed: "
                 "pip install 'bezique[openspiel]' (or the 'research' extra)")
 
@@ -114,15 +117,22 @@ class OpenSpielISMCTSAgent:
         bot.reset()
         node = bot.create_new_node(root)
         n = 0
-        while n < 2 or time.perf_counter() < deadline:  # the first only expands the root
+        sim_s = 0.0  # the longest of the last simulations, decaying: how long the next may take
+        now = time.perf_counter()
+        # the first only expands the root; no simulation is begun that would likely not end
+        # before the deadline (a simulation is a whole random rollout: tens of milliseconds)
+        while n < 2 or now + sim_s < deadline:
             bot.run_simulation(bot.sample_root_state(root))
             n += 1
+            then, now = now, time.perf_counter()
+            sim_s = max(now - then, 0.9 * sim_s)
         self.last_simulations = n
         return list(bot.get_final_policy(root, node))
 
     def act(self, obs: Observation) -> str:
         """The bot's choice (its most visited action; ties broken at random)."""
-        deadline = time.perf_counter() + self.ms / 1000.0  # the budget counts the set-up too
+        # the budget counts the set-up and the choice too, with a margin for them
+        deadline = time.perf_counter() + _SHARE * self.ms / 1000.0
         if len(obs.legal) == 1:
             return obs.legal[0]
         require_agent_variant(obs.rules)

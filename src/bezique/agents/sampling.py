@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Protocol
@@ -444,8 +445,9 @@ class WorldSampler:
         self._logs = (math.log(1.0 - infer) if infer else 0.0,
                       math.log(1.0 - model) if model else 0.0)
 
-    def sample(self, rng: random.Random) -> State:
-        """One complete state consistent with the observation."""
+    def sample(self, rng: random.Random, deadline: float = 0.0) -> State:
+        """One complete state consistent with the observation; past ``deadline`` (a
+        ``time.perf_counter()`` value, 0: none) the likeliest world seen so far is taken."""
         if self._policy is not None:
             return self._chain_sample(rng)
         best: tuple[float, State] | None = None
@@ -454,7 +456,7 @@ class WorldSampler:
                 return state
             if best is None or loglik > best[0]:
                 best = (loglik, state)
-            if i >= _INFER_TRIES:
+            if i >= _INFER_TRIES or (deadline and time.perf_counter() > deadline):
                 return best[1]
         if best is not None:
             return best[1]

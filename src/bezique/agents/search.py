@@ -20,10 +20,18 @@ play.  A close call with fewer than ``extend_below`` cards left in the stock (wh
 from the heuristic pays, see ``benchmarks/STRENGTH.md``) gets more worlds, up to ``extend``
 times ``samples``, for the heuristic's choice and its two best rivals, until the call is clear.
 
+Near the target of a game played to one (two seats; RULES.md 2.6) the search plays for the game,
+not the deal: once a side could reach the target in this deal, its leaves are valued by the
+chance of winning the game (:mod:`bezique.agents.game_value`: decided at the deal's end by the
+rules, otherwise a table of P(win | points each side still needs)), scaled to points by the
+table's slope so that ``prior`` keeps its meaning; far from the target, by the deal's points as
+ever.  The rollouts themselves are in :mod:`bezique.agents.rollout`.
+
 At a table of three or four (RULES.md 9.4, 9.5) the decision is
 :class:`~bezique.agents.table_search.TableSearch`'s: worlds for every unseen hand, whole-deal
 rollouts of the table heuristic, each side's points (partners' add) less the best other side's,
-within :data:`TABLE_MS` milliseconds unless ``ms`` sets another budget.
+up to :data:`TABLE_WORLDS` times ``samples`` worlds within :data:`TABLE_MS` milliseconds unless
+``ms`` sets another budget.
 
 In the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7) results are settled
 values, not points: a finished deal by its settlement, a solved end phase by the settlement of
@@ -42,7 +50,10 @@ differ from the heuristic's (0, off, by default: it did not measurably help, see
 ``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
 solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
 of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``;
-with a time budget there is no extension: the worlds are already as many as fit);
+with a time budget there is no extension: the worlds are already as many as fit; a decision
+never takes more than 10% over it: no world is begun that would likely not end in time, a
+rollout past the deadline gives up, the exact solver's nodes are bounded by the time left at
+its measured speed, and with no world finished the heuristic's choice is played);
 ``extend`` and ``extend_below`` as above (``extend=1``: no extension).
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
@@ -56,190 +67,42 @@ import math
 import random
 import time
 
-from ..cards import bit_list, card_of
+from ..cards import card_name
 from ..errors import OptionError
 from ..observation import Observation
-from ..state import LEAD, State
+from ..state import State
 from .base import register_agent
-from .endgame import solve
-from .evaluation import evaluate as learned_evaluate
-from .evaluation import scored32, stock_mask
+from .endgame import obs_hands, solve
+from .game_value import GameFrame
 from .heuristic import TUNED, HeuristicPolicy
+from .rollout import (
+    MIN_NODES,
+    RATE_SAFETY,
+    OutOfTime,
+    Rollout,
+    deal_value,
+    evaluate,
+    potential,
+)
 from .sampling import WorldSampler
-from .settled import is_settled, settled_after_end, settled_estimate, settled_value
+from .settled import is_settled
 from .solver import EndSolver, SolverBudgetError
 from .solver_tables import hand_mask
 from .table_play import TablePolicy
 from .table_search import TableSearch
-from .targets import meld_targets
+
+# (the rollouts and their leaf values live in :mod:`bezique.agents.rollout`; these names are
+# kept here for the code and the benchmarks that import them from the search)
+__all__ = ["Rollout", "SearchAgent", "candidates", "deal_value", "evaluate", "potential"]
 
 
-def deal_value(state: State, seat: int) -> int:
-    """The deal's final points of ``seat`` less the other's (a finished deal)."""
-    s = state.scores
-    return s[seat] - s[1 - seat]
+# the share of the time budget after which a decision stops: sampling new worlds; rollouts
+# (an unfinished world is dropped; what is left is the cheap choice from the averages)
+_SAMPLE_SHARE = 0.85
+_HARD_SHARE = 0.92
 
 
-def _layers(mask: int, copies: int) -> list[int]:
-    return [(mask >> (32 * k)) & 0xFFFFFFFF for k in range(copies)]
-
-
-def _count(layers: list[int], card: int) -> int:
-    return sum(lay >> card & 1 for lay in layers)
-
-
-def potential(state: State, seat: int) -> float:
-    """A full-information estimate of what ``seat``'s cards are still worth in points: melds
-    not yet scored that its hand can still make from the stock (each missing card must be in the
-    stock, and is drawn about half the time), and the trumps and aces that win the last tricks.
-    """
-    rules = state.rules
-    copies = state.copies
-    trump = state.trump
-    tg = meld_targets(rules, trump)
-    mine = _layers(state.hand_masks[seat] | state.shown_masks[seat], copies)
-    pool = _layers(stock_mask(state), copies)
-    declare = 0.8 if state.turnup_phys >= 0 else 0.0
-    value = 0.0
-    if declare:
-        scored = {(k, m) for k, m in scored32(state, seat)}
-        for kind, pts, needs in tg.fixed:
-            cards = 0
-            p = declare
-            held = 0
-            for c, n in needs:
-                cards |= 1 << c
-                k = _count(mine, c)
-                held += k
-                miss = n - k
-                if miss > 0:
-                    in_stock = _count(pool, c)
-                    if in_stock < miss:
-                        p = 0.0
-                        break
-                    p *= 0.5 ** miss if in_stock == miss else 0.75
-            # a meld counts once the hand holds a card of it (a meld wholly in the stock is as
-            # much the other player's chance)
-            if held and p > 0.02 and (kind, cards) not in scored:
-                value += pts * p
-        kinds = {k for k, _ in scored}
-        for kind, pts, rank, n in tg.fours:
-            if kind in kinds:
-                continue
-            have = 0
-            extra = 0
-            for suit in range(4):
-                c = suit * 8 + rank
-                k = _count(mine, c)
-                have += min(k, 1) if tg.distinct else k
-                if not tg.distinct or not k:
-                    extra += min(_count(pool, c), 1 if tg.distinct else 2)
-            miss = n - have
-            if miss <= 0:
-                value += pts * declare
-            elif miss <= extra and miss <= 3:
-                value += pts * declare * 0.5 ** miss
-    pts_of = rules.card_points
-    for lay in mine:
-        while lay:
-            low = lay & -lay
-            c = low.bit_length() - 1
-            lay ^= low
-            r = c & 7
-            if c >> 3 == trump:
-                value += 4.0 + (4.0 if r <= 1 else 0.0)
-            elif r == 0:
-                value += 4.0
-            value += pts_of[r] * 0.2
-    return value
-
-
-def evaluate(state: State, seat: int) -> float:
-    """Full-information value of a state for ``seat``: points scored and brisques taken so far,
-    and the potential of both hands (see :func:`potential`), each less the other's."""
-    s = state.scores
-    diff = float(s[seat] - s[1 - seat])
-    if state.rules.brisques == "end" and not state.is_terminal():
-        b = state.brisques
-        diff += b[seat] - b[1 - seat]
-    if state.is_terminal():
-        return diff
-    return diff + potential(state, seat) - potential(state, 1 - seat)
-
-
-class Rollout:
-    """Finishes a deal from a state: the heuristic for both seats, the solver at the end."""
-
-    def __init__(self, policy: HeuristicPolicy, solver_cards: int = 8,
-                 solver_nodes: int = 50_000, use_random: bool = False,
-                 rng: random.Random | None = None, learned: bool = True) -> None:
-        self.policy = policy
-        self.evaluate = learned_evaluate if learned else evaluate
-        self.solver_cards = solver_cards
-        self.solver_nodes = solver_nodes
-        self.use_random = use_random
-        self.rng = rng or random.Random(0)
-        self._solvers: dict[tuple[object, int], EndSolver] = {}
-
-    def value(self, state: State, seat: int, horizon: int = 0) -> float:
-        """The deal result for ``seat`` when both sides play on by the rollout policy; with a
-        ``horizon``, play only that many more tricks and add :func:`evaluate` there."""
-        policy = self.policy
-        stop = state.trick_count + horizon if horizon else 1 << 30
-        settled = is_settled(state.rules)  # a one-deal game: valued by its settlement
-        while not state.is_terminal():
-            if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
-                if settled:
-                    return settled_estimate(state, seat)
-                return self.evaluate(state, seat)
-            if state.end_phase:
-                exact = self._solve_rest(state, seat, settled)
-                if exact is not None:
-                    return exact
-            a = self.rng.choice(state.legal_actions()) if self.use_random else policy.choose(state)
-            state.apply_action(a)
-        return settled_value(state, seat) if settled else deal_value(state, seat)
-
-    def _solve_rest(self, state: State, seat: int, settled: bool = False) -> int | None:
-        """The exact deal result from an end-phase state, or None if it is too big to solve;
-        ``settled``: its settled value (see :mod:`bezique.agents.settled`)."""
-        mover = state.turn
-        hand_me = state.hand_masks[mover]
-        if hand_me.bit_count() > self.solver_cards:
-            return None
-        rules = state.rules
-        key = (rules, state.trump)
-        solver = self._solvers.get(key)
-        if solver is None:
-            solver = self._solvers[key] = EndSolver(rules, state.trump)
-        if len(solver.tt) > 400_000:
-            solver.tt.clear()
-        solver.nodes = 0
-        solver.max_nodes = self.solver_nodes
-        copies = state.copies
-        me = hand_mask((card_of(p) for p in _bits(hand_me)), copies)
-        opp = hand_mask((card_of(p) for p in _bits(state.hand_masks[1 - mover])), copies)
-        lead = -1 if state.lead_card < 0 else state.lead_card & 31
-        try:
-            v = solver.search(me, opp, lead, -(1 << 30), 1 << 30)
-        except SolverBudgetError:
-            return None
-        if settled:
-            return settled_after_end(state, seat, v)
-        if mover != seat:
-            v = -v
-        s = state.scores
-        diff = s[seat] - s[1 - seat]
-        if rules.brisques == "end":
-            b = state.brisques
-            diff += b[seat] - b[1 - seat]
-        return diff + v
-
-
-_bits = bit_list
-
-
-MAX_SAMPLES = 5000  # worlds per decision: level 5 uses 400; more would stall a session
+MAX_SAMPLES = 5000  # worlds per decision: more would stall a session
 MAX_EXTEND = 20  # times the worlds of a close call
 MAX_HORIZON = 40  # tricks a rollout plays before the evaluation
 MAX_MS = 600_000.0  # milliseconds of a time budget
@@ -247,6 +110,9 @@ MAX_MS = 600_000.0  # milliseconds of a time budget
 # whole-deal rollouts are slow, and the worlds stop at this time or ``samples`` (see
 # ``benchmarks/STRENGTH.md``, "Three- and four-handed")
 TABLE_MS = 400.0
+# ... and the table's worlds are at most this many times ``samples``: 120 worlds by default won
+# 67% of partnership deals against the heuristic where 60 won about 62% (STRENGTH.md)
+TABLE_WORLDS = 2
 
 
 class SearchAgent:
@@ -291,14 +157,18 @@ class SearchAgent:
         self.set_budget(ms)
         self.limit = 0.0  # seconds any decision may take (0: no limit)
         self.last_worlds = 0  # worlds sampled for the last decision that needed any
+        self.sample_s = 0.0  # seconds a world takes to sample (a moving average)
+        self.world_s = 0.0  # seconds a world takes to sample and roll out (a moving average)
+        self.late_s = 0.0  # how late decisions finish past their planned end (a moving average)
         self.policy = HeuristicPolicy(solver_cards=0,
                                       params=TUNED if rollout == "tuned" else None)
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned")
-        # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic
-        self.table = TableSearch(TablePolicy(self.policy, quick=True), samples, TABLE_MS,
-                                 self.prior, self.confidence, potential, horizon,
+        # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,
+        # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
+        self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,
+                                 TABLE_MS, self.prior, self.confidence, potential, horizon,
                                  first=TablePolicy(self.policy))
 
     def set_budget(self, ms: float) -> None:
@@ -314,37 +184,111 @@ class SearchAgent:
         worlds (0: no limit)."""
         self.limit = max(0.0, float(ms)) / 1000.0
 
+    def budget(self) -> float:
+        """The seconds a decision may take: the smaller of ``ms`` and the time limit (0: no
+        clock)."""
+        b = self.ms / 1000.0
+        if self.limit and (not b or self.limit < b):
+            b = self.limit
+        return b
+
+    def _planned(self, budget: float) -> float:
+        """The seconds a decision plans to think within ``budget``: less by how late
+        decisions have been finishing (:attr:`late_s`: on a busy machine the last steps
+        after the deadline take longer), at least half of it."""
+        return budget - min(self.late_s, 0.5 * budget)
+
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
+        start = time.perf_counter()
+        text = self._act(obs, start)
+        budget = self.budget()
+        if obs.rules.nplayers > 2:
+            budget = budget or TABLE_MS / 1000.0
+        if budget:  # how late the decision finished against its planned end
+            over = time.perf_counter() - start - _HARD_SHARE * budget
+            self.late_s = max(0.0, 0.7 * self.late_s + 0.3 * over)
+        return text
+
+    def _act(self, obs: Observation, start: float) -> str:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
         if obs.rules.nplayers > 2:
-            return self._table_act(obs)
+            return self._table_act(obs, start)
         if obs.end_phase and obs.phase in ("lead", "follow"):
-            try:
-                return solve(obs, max_nodes=2_000_000).best
-            except SolverBudgetError:
-                pass
+            best = self._solve_end(obs, start)
+            if best is not None:
+                return best
         cands = candidates(obs)
         if len(cands) == 1:
             return cands[0]
-        return self.evaluate(obs)[0]
+        return self.evaluate(obs, start)[0]
 
-    def _table_act(self, obs: Observation) -> str:
+    def _solve_end(self, obs: Observation, start: float) -> str | None:
+        """The exact solver's move in the real end phase, or None when it does not finish:
+        within 2,000,000 nodes, and with a clock within :data:`_SOLVE_SHARE` of it (node
+        budgets that double while the time lasts, the solver's table kept between them).
+        (Its point margin is the game's measure too: the end phase shares out a fixed sum of
+        points, so more for one side is less for the other.)"""
+        budget = self.budget()
+        if not budget:
+            try:
+                return solve(obs, max_nodes=_END_NODES).best
+            except SolverBudgetError:
+                return None
+        mover, other, lead = obs_hands(obs)
+        copies = obs.rules.copies
+        solver = EndSolver(obs.rules, obs.trump)
+        me, opp = hand_mask(mover, copies), hand_mask(other, copies)
+        stop = start + _SOLVE_SHARE * self._planned(budget)
+        nodes = MIN_NODES
+        rollout = self.rollout
+        while True:
+            now = time.perf_counter()
+            fit = int((stop - now) * rollout.node_rate * RATE_SAFETY)
+            nodes = min(_END_NODES, 4 * nodes, fit)
+            if nodes < MIN_NODES:
+                return None
+            solver.nodes = 0
+            solver.max_nodes = nodes
+            try:
+                return "play " + card_name(solver.best_move(me, opp, lead)[0])
+            except SolverBudgetError:
+                if nodes >= _END_NODES:
+                    return None
+            finally:
+                rollout.measured(solver.nodes, time.perf_counter() - now)
+
+    def _table_act(self, obs: Observation, start: float) -> str:
         """A decision at a table of three or four (:mod:`bezique.agents.table_search`): up to
-        ``samples`` worlds within ``ms`` (by default :data:`TABLE_MS`) and the time limit."""
+        :data:`TABLE_WORLDS` times ``samples`` worlds within ``ms`` (by default
+        :data:`TABLE_MS`) and the time limit."""
         ms = self.ms or TABLE_MS
         if self.limit:
-            ms = min(ms, 850.0 * self.limit)
-        self.table.ms = ms
-        text = self.table.act(obs, random.Random(self.rng.getrandbits(64)))
+            ms = min(ms, 1000.0 * self.limit)
+        self.table.ms = 1000.0 * self._planned(ms / 1000.0)
+        text = self.table.act(obs, random.Random(self.rng.getrandbits(64)), start)
         self.last_worlds = self.table.last_worlds
         return text
 
-    def evaluate(self, obs: Observation) -> tuple[str, dict[str, float]]:
+    def evaluate(self, obs: Observation, start: float = 0.0) -> tuple[str, dict[str, float]]:
         """(best action, average deal result of each legal action over the sampled worlds; an
-        action that dropped out of a close call is averaged over the first worlds only)."""
+        action that dropped out of a close call is averaged over the first worlds only).
+        With a clock (:meth:`budget`, counted from ``start``, by default now) no world is
+        begun after :data:`_SAMPLE_SHARE` of it and none finished after :data:`_HARD_SHARE`
+        (its rollouts are dropped); with no world finished, the heuristic's choice."""
+        if not start:
+            start = time.perf_counter()
+        budget = self._planned(self.budget())
+        self.rollout.deadline = start + _HARD_SHARE * budget if budget else 0.0
+        try:
+            return self._evaluate(obs, start, budget)
+        finally:
+            self.rollout.deadline = 0.0
+
+    def _evaluate(self, obs: Observation, start: float,
+                  budget: float) -> tuple[str, dict[str, float]]:
         legal = candidates(obs)
         seat = obs.seat
         # (in the multi-pack games the quick "could have declared" test is too often true
@@ -354,30 +298,40 @@ class SearchAgent:
                                HeuristicPolicy(solver_cards=0) if self.model else None)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
+        # near the target: play for the game (None far from it: the deal's point margin)
+        self.rollout.game = GameFrame.of(obs)
         values: dict[str, list[float]] = {t: [] for t in legal}
         # near the end of the stock the deal is played out (and solved); before, a few tricks
         # and the evaluation, which is far less noisy than the chaos of a whole deal
         horizon = 0 if obs.stock < self.full_below else self.horizon
         first: State | None = None
         # with a time budget: as many worlds as fit in it (the rest of the work is small)
-        start = time.perf_counter()
-        deadline = start + 0.85 * self.ms / 1000.0 if self.ms else 0.0
-        stop = start + 0.85 * self.limit if self.limit else 0.0  # the hard limit
-        if stop and (not deadline or stop < deadline):
-            deadline = stop
+        deadline = stop = start + _SAMPLE_SHARE * budget if budget else 0.0
         count = _MAX_WORLDS if self.ms else self.samples
+        hard = self.rollout.deadline
         for i in range(count):
-            if deadline and i >= 2 and time.perf_counter() > deadline:
-                break
-            world = sampler.sample(rng)
+            if deadline:
+                now = time.perf_counter()
+                # (after the first, no world is begun that would likely not end in time)
+                if (i >= 2 and now > deadline) or (i and now + self.world_s > hard):
+                    break
+            # (the first world, which gives the heuristic's choice, within half the time)
+            world = self._sample(sampler, rng, start + 0.5 * budget if i == 0 and budget
+                                 else deadline)
             if first is None:
                 first = world.clone()
-            self._roll(world, legal, values, seat, horizon)
+            if not self._roll(world, legal, values, seat, horizon):
+                break  # out of time
+            if deadline:
+                now, was = time.perf_counter(), now
+                self.world_s = 0.7 * self.world_s + 0.3 * (now - was)
         self.last_worlds = len(values[legal[0]])
         # the heuristic's own choice gets a head start: a noisy estimate must beat it by
         # ``prior`` points, and by ``confidence`` standard errors of the paired differences
         # (the same worlds), before the search departs from sound play
         pick = first.action_to_string(self.policy.choose(first)) if first is not None else ""
+        if not self.last_worlds:  # not one world in time: the heuristic's choice
+            return (pick if pick in values else legal[0]), {}
         if pick not in values:
             means = _means(values)
             return max(legal, key=lambda t: (means[t], _prefer(t))), means
@@ -401,20 +355,41 @@ class SearchAgent:
                 top = sorted((t for t in values if t != pick and len(values[t]) ==
                               self.last_worlds), key=lambda t: -means[t])[:_CONTENDERS]
                 for _ in range(min(_BATCH, most - self.last_worlds)):
-                    self._roll(sampler.sample(rng), [pick, *top], values, seat, horizon)
+                    if stop and time.perf_counter() + self.world_s > hard:
+                        break
+                    if not self._roll(self._sample(sampler, rng, stop), [pick, *top], values, seat,
+                                      horizon):
+                        break
                 self.last_worlds = len(values[pick])
         means = _means(values)
         full = [t for t in values if len(values[t]) == self.last_worlds]
         rival = _rival({t: means[t] for t in full}, pick)
         return (rival if self._departs(*_gain(values, pick, rival)) else pick), means
 
+    def _sample(self, sampler: WorldSampler, rng: random.Random, deadline: float) -> State:
+        """A world from ``sampler`` (past ``deadline``, the likeliest it has tried), timed
+        (:attr:`sample_s`: how long sampling takes)."""
+        t0 = time.perf_counter()
+        world = sampler.sample(rng, deadline)
+        self.sample_s = 0.7 * self.sample_s + 0.3 * (time.perf_counter() - t0)
+        return world
+
     def _roll(self, world: State, actions: list[str] | tuple[str, ...],
-              values: dict[str, list[float]], seat: int, horizon: int) -> None:
-        """Add each action's rollout result in ``world`` to ``values``."""
-        for text in actions:
-            s = world.clone()
-            s.apply(text)
-            values[text].append(self.rollout.value(s, seat, horizon))
+              values: dict[str, list[float]], seat: int, horizon: int) -> bool:
+        """Add each action's rollout result in ``world`` to ``values``; False (and nothing
+        added) when the rollouts run out of time."""
+        done: list[str] = []
+        try:
+            for text in actions:
+                s = world.clone()
+                s.apply(text)
+                values[text].append(self.rollout.value(s, seat, horizon))
+                done.append(text)
+        except OutOfTime:
+            for text in done:
+                values[text].pop()
+            return False
+        return True
 
     def _departs(self, gain: float, se: float) -> bool:
         """Whether a rival's ``gain`` over the heuristic's choice (with its standard error
@@ -446,6 +421,8 @@ def _rival(means: dict[str, float], pick: str) -> str:
 
 
 _MAX_WORLDS = 5000  # a cap on worlds under a time budget
+_END_NODES = 2_000_000  # the real end phase's solver budget
+_SOLVE_SHARE = 0.6  # of a clock, for the real end phase's solver (the rest: the search)
 
 
 def _stderr(a: list[float], b: list[float]) -> float:

@@ -16,7 +16,9 @@ cards are still worth, :func:`bezique.agents.search.potential`) a rollout plays 
 tricks and values the deal there (:meth:`TableSearch.leaf`); once fewer than ``full_below``
 rounds of draws are left in the stock the deal is played to its end.  Rollouts cost a few
 milliseconds each, so the worlds are bounded by time as well as by number: a decision samples up
-to ``samples`` worlds and stops sampling once ``ms`` milliseconds are spent (at least two).
+to ``samples`` worlds and begins no world after 80% of ``ms`` milliseconds, nor one that would
+likely not end by 88% of them (from the time a world has taken so far); a rollout still running
+then gives up and its world is dropped.  With not one world in time, the heuristic's choice.
 """
 
 from __future__ import annotations
@@ -77,36 +79,47 @@ class TableSearch:
         self.horizon = horizon if potential is not None else 0
         self.full_below = full_below
         self.last_worlds = 0
+        self.world_s = 0.0  # seconds a world takes to sample and roll out (a moving average)
+        self.deadline = 0.0  # a clock (perf_counter seconds) past which rollouts give up
 
-    def act(self, obs: Observation, rng: random.Random) -> str:
-        """The action with the best average side result over the sampled worlds."""
-        return self.evaluate(obs, rng)[0]
+    def act(self, obs: Observation, rng: random.Random, start: float = 0.0) -> str:
+        """The action with the best average side result over the sampled worlds (the time
+        budget counted from ``start``, by default now)."""
+        return self.evaluate(obs, rng, start)[0]
 
-    def evaluate(self, obs: Observation,
-                 rng: random.Random) -> tuple[str, dict[str, float]]:
+    def evaluate(self, obs: Observation, rng: random.Random,
+                 start: float = 0.0) -> tuple[str, dict[str, float]]:
         """(best action, average side result of each candidate over the sampled worlds)."""
         cands = table_candidates(obs)
         if len(cands) == 1:
             return cands[0], {cands[0]: 0.0}
+        start = start or time.perf_counter()
         sampler = TableSampler(obs)
         seat = obs.seat
         # a few tricks and the leaf value while the stock is long; the whole deal near its end
         horizon = 0 if obs.stock < self.full_below * obs.rules.nplayers else self.horizon
         values: dict[str, list[float]] = {t: [] for t in cands}
-        start = time.perf_counter()
-        deadline = start + self.ms / 1000.0 if self.ms else 0.0
+        budget = self.ms / 1000.0
+        stop = start + 0.8 * budget if budget else 0.0
+        self.deadline = start + 0.88 * budget if budget else 0.0
         pick = ""
-        for i in range(self.samples):
-            if deadline and i >= 2 and time.perf_counter() > deadline:
-                break
-            world = sampler.sample(rng)
-            if not pick:
-                pick = world.action_to_string(self.first.choose(world))
-            for text in cands:
-                s = world.clone()
-                s.apply(text)
-                values[text].append(self.rollout(s, seat, horizon))
+        try:
+            for i in range(self.samples):
+                now = time.perf_counter()
+                if stop and i and (now > stop or now + self.world_s > self.deadline):
+                    break
+                world = sampler.sample(rng)
+                if not pick:
+                    pick = world.action_to_string(self.first.choose(world))
+                if not self._roll(world, cands, values, seat, horizon):
+                    break
+                if stop:
+                    self.world_s = 0.7 * self.world_s + 0.3 * (time.perf_counter() - now)
+        finally:
+            self.deadline = 0.0
         self.last_worlds = len(values[cands[0]])
+        if not self.last_worlds:  # not one world in time: the heuristic's choice
+            return (pick if pick in values else cands[0]), {}
         means = {t: sum(v, 0.0) / len(v) for t, v in values.items()}
         if pick not in values:
             return max(cands, key=lambda t: means[t]), means
@@ -116,12 +129,33 @@ class TableSearch:
             return rival, means
         return pick, means
 
+    def _roll(self, world: State, cands: tuple[str, ...], values: dict[str, list[float]],
+              seat: int, horizon: int) -> bool:
+        """Add each candidate's rollout result in ``world`` to ``values``; False (and nothing
+        added) when the rollouts run out of time."""
+        done: list[str] = []
+        try:
+            for text in cands:
+                s = world.clone()
+                s.apply(text)
+                values[text].append(self.rollout(s, seat, horizon))
+                done.append(text)
+        except TableOutOfTime:
+            for text in done:
+                values[text].pop()
+            return False
+        return True
+
     def rollout(self, state: State, seat: int, horizon: int = 0) -> float:
         """Play the deal out with the table heuristic for every seat: its side value; with a
-        ``horizon``, only that many more tricks, then :meth:`leaf`."""
+        ``horizon``, only that many more tricks, then :meth:`leaf`.  Raises
+        :class:`TableOutOfTime` past :attr:`deadline`."""
         choose = self.policy.choose
         stop = state.trick_count + horizon if horizon else 1 << 30
+        deadline = self.deadline
         while not state.is_terminal():
+            if deadline and time.perf_counter() > deadline:
+                raise TableOutOfTime
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 return self.leaf(state, seat)
             state.apply_action(choose(state))
@@ -141,6 +175,10 @@ class TableSearch:
         if mate >= 0:
             return worth[seat] + worth[mate] - worth[(seat + 1) % 4] - worth[(seat + 3) % 4]
         return worth[seat] - max(worth[i] for i in range(n) if i != seat)
+
+
+class TableOutOfTime(Exception):
+    """A table rollout passed its deadline: the world is dropped."""
 
 
 def _stderr(a: list[float], b: list[float]) -> float:
