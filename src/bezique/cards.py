@@ -169,6 +169,12 @@ def replicate(mask32: int, copies: int) -> int:
     return out
 
 
+# COPIES_OF[n][card]: the physical mask of every copy of ``card`` in ``n`` packs (1 to 8).
+COPIES_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(replicate(1 << c, n) for c in range(32)) for n in range(9)
+)
+
+
 def sort_key(card: int) -> tuple[int, int]:
     """Canonical order of cards: suits S H D C, ranks high to low."""
     return (suit_of(card), rank_of(card))

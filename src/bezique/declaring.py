@@ -30,6 +30,7 @@ from .melds import (
     cards_sym,
     fixed_trump,
     known_concealed,
+    matching_patterns,
     meld_problem,
     quick_patterns,
     reuse_problem,
@@ -258,7 +259,8 @@ class Declaring(Position):
                                              self._restored[seat])
         if problem:
             raise IllegalActionError(problem)
-        if mask != asked or mask not in self.legal_meld_masks(seat):
+        if mask != asked or mask not in self._meld_masks(seat, matching_patterns(self._patterns,
+                                                                                 mask)):
             if mate >= 0 and mask & mate_shown and not mask & ~mate_shown:
                 raise IllegalActionError("add at least one card of your own to your partner's")
             if mate >= 0 and mask & mate_shown and rules.partner_bezique == "own":

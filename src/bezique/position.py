@@ -486,11 +486,15 @@ class Position:
     def legal_meld_masks(self, seat: int) -> list[int]:
         """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`); in a
         partnership, with the partner's shown cards too (:func:`bezique.melds.partner_melds`)."""
+        return self._meld_masks(seat, self._patterns)
+
+    def _meld_masks(self, seat: int, patterns: tuple[QuickPattern, ...]) -> list[int]:
+        """:meth:`legal_meld_masks` searched over ``patterns`` only (a part of ``_patterns``)."""
         if len(self.hand_masks) == 4 and (mate := self.partner(seat)) >= 0:
-            return partner_melds(self.rules, self._patterns, self.hand_masks[seat],
+            return partner_melds(self.rules, patterns, self.hand_masks[seat],
                                  self.shown_masks[seat], self.shown_masks[mate],
                                  self.used_masks[seat], self.meld_log[seat], self._known_any())
-        return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
+        return legal_meld_masks(self.rules, patterns, self.hand_masks[seat],
                                 self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
                                 self._known_any(), self._restored[seat])
 

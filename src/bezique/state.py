@@ -23,10 +23,11 @@ from typing import Final
 from . import actions as act
 from .cards import (
     CARD_MASK32,
+    COPIES_OF,
+    bit_list,
     bits,
     card_name,
     card_symbol,
-    fold_copies,
     mask_of,
     rank_of,
     replicate,
@@ -308,11 +309,31 @@ class State(Declaring):
                            self.copies)
 
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
-        if self.copies == 2 and not shown & shown >> 32:
-            return list(bits(shown))  # no card shown twice: every shown card is its own choice
+        """One play per shown card, and per meld-history group of a card shown more than once
+        (see :func:`bezique.melds.shown_groups`), by card."""
+        copies = self.copies
+        if copies == 2:
+            if not shown & shown >> 32:
+                return list(bits(shown))  # no card shown twice: each shown card is its own choice
+            words = [shown & CARD_MASK32, shown >> 32]
+            seen = words[0] | words[1]
+            dup = words[0] & words[1]
+        else:
+            # one 32-bit word per copy (a long mask is shifted once per copy, not per card)
+            words = [shown >> (32 * k) & CARD_MASK32 for k in range(copies)]
+            seen = dup = 0
+            for w in words:
+                dup |= seen & w
+                seen |= w
         out: list[int] = []
-        for c in bits(fold_copies(shown, self.copies)):
-            out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, self.copies))
+        for c in bit_list(seen):
+            if dup >> c & 1:
+                out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, copies))
+            else:
+                k = 0
+                while not words[k] >> c & 1:
+                    k += 1
+                out.append(32 * k + c)
         return out
 
     # ------------------------------------------------------------------ applying
@@ -374,8 +395,8 @@ class State(Declaring):
             if self.copies == 2:
                 if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
                     self._refuse_copy(p, hand)
-            elif self.canonical_play(p) != p:
-                self._refuse_copy(p, hand)
+            elif hand & ~bit & COPIES_OF[self.copies][p & 31] and self.canonical_play(p) != p:
+                self._refuse_copy(p, hand)  # (a card held once is played as that copy)
         else:
             self._check_shown_play(seat, p)
         ph = self.phase_id
