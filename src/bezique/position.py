@@ -151,7 +151,7 @@ class Position:
     _nstock: int
     _points: tuple[int, ...]  # the rules' card points by rank (brisques), read per trick
     _tricks_at: tuple[int, int]  # (the trick that scores last at the stock or -1, the last)
-    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte, _duel, _guess)
+    _extra: tuple[Any, ...]  # the fields few actions change (see _sync_extra)
     cut: int  # the cut bonus: the size of the packet the dealer lifted, else -1
     _guess: int  # the non-dealer's guess of the cut, -1 until made (or without the cut bonus)
     _duel: int  # four_hand_end = duels: the winner of the last stock trick (it leads the first)
@@ -166,17 +166,13 @@ class Position:
     # ------------------------------------------------------------------ snapshots
 
     def _snapshot(self, action: int) -> tuple[Any, ...]:
+        # the fields an action changes most; the rest are in ``_extra`` (see _sync_extra)
         return (
             self.stock_pos,
-            self.turnup_phys,
             self.hand_masks,
             self.shown_masks,
             self.won_masks,
-            self._scores,
             self._bris,
-            self.meld_log,
-            self.used_masks,
-            self.scored_sevens,
             self.known_masks,
             self.lead_card,
             self.turn,
@@ -185,8 +181,6 @@ class Position:
             self._dseven,
             self.trick_count,
             self._last,
-            self._events,
-            self._winner,
             self._prev,
             action,
             self._extra,
@@ -195,15 +189,10 @@ class Position:
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (
             self.stock_pos,
-            self.turnup_phys,
             self.hand_masks,
             self.shown_masks,
             self.won_masks,
-            self._scores,
             self._bris,
-            self.meld_log,
-            self.used_masks,
-            self.scored_sevens,
             self.known_masks,
             self.lead_card,
             self.turn,
@@ -212,30 +201,31 @@ class Position:
             self._dseven,
             self.trick_count,
             self._last,
-            self._events,
-            self._winner,
             self._prev,
             _,
             extra,
         ) = snap
-        if extra is not self._extra:  # only where the deal changed one of them
+        if extra is not self._extra:  # only where the action changed one of them
             self._extra = extra
             (self.trump, self._patterns, self._trick, self._restored, self._carte, self._duel,
-             self._guess) = extra
+             self._guess, self._scores, self._events, self.meld_log, self.used_masks,
+             self.scored_sevens, self.turnup_phys, self._winner) = extra
 
     def _sync_extra(self) -> None:
         """Record a change of trump, the trick of three or four, restored melds, carte blanche,
-        the duels or the guess of the cut in the one tuple snapshots share (they rarely change,
-        and never in the classic game, so a snapshot holds one reference for the seven)."""
+        the duels, the guess of the cut, the scores and their events, the melds, the sevens
+        scored, the turn-up or the winner in the one tuple snapshots share: they change on a
+        few actions of a deal, so a snapshot holds one reference for the fourteen, and every
+        change of one of them is followed by a call of this."""
         self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte,
-                       self._duel, self._guess)
+                       self._duel, self._guess, self._scores, self._events, self.meld_log,
+                       self.used_masks, self.scored_sevens, self.turnup_phys, self._winner)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
         snap = self._snapshot(0)
         return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *snap[:20], self.trump, self._trick, self._restored, self._carte, self._duel,
-                self.cut, self._guess)
+                *snap[:13], *self._extra, self.cut)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.key() == other.key()
@@ -248,13 +238,13 @@ class Position:
         snap = self._prev
         while snap is not None:
             out.append(snap)
-            snap = snap[20]
+            snap = snap[13]
         out.reverse()
         return out
 
     def history(self) -> list[tuple[int, int]]:
         """The (player, action) pairs applied so far, in order."""
-        return [(snap[12], snap[21]) for snap in self.snapshots()]
+        return [(snap[7], snap[14]) for snap in self.snapshots()]
 
     # ------------------------------------------------------------------ queries
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from . import actions as act
+from .actions import PASS
 from .cards import (
     CARD_MASK32,
     COPIES_OF,
@@ -164,7 +165,6 @@ class State(Declaring):
         s._carte = (CARTE_NOT_YET,) * n if rules.carte_points else ()
         s.cut = -1 if cut is None else cut
         s._guess = -1
-        s._sync_extra()
         s.turn = (dealer + 1) % n
         s.phase_id = LEAD if cut is None else GUESS_CUT
         s._dmelds = 0
@@ -174,6 +174,7 @@ class State(Declaring):
         s._events = ()
         s._winner = -1
         s._prev = None
+        s._sync_extra()
         if turnup >= 0 and rank_of(turnup) == rules.seven_rank:
             s.scored_sevens = 1 << turnup
             s._score(dealer, rules.seven_points, "turnup", card_name(turnup))
@@ -238,7 +239,7 @@ class State(Declaring):
         out = []
         for snap in self.snapshots():
             probe._restore(snap)
-            out.append((snap[12], probe.action_to_string(snap[21], snap[12])))
+            out.append((snap[7], probe.action_to_string(snap[14], snap[7])))
         return out
 
     # ------------------------------------------------------------------ legal actions
@@ -267,17 +268,16 @@ class State(Declaring):
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
         if self.copies == 2:
-            lo = hand & CARD_MASK32
-            hi = hand >> 32 & ~lo  # second copies of cards not held as first copies
-            a = lo & 255 | (hi & 255) << 8
-            b = 0x10000 | lo >> 8 & 255 | (hi >> 8 & 255) << 8
-            c = 0x20000 | lo >> 16 & 255 | (hi >> 16 & 255) << 8
-            d = 0x30000 | lo >> 24 | hi >> 24 << 8
+            # per suit: the suit's first copies held (8 bits) and second copies held (8 bits)
+            a = hand & 255 | hand >> 24 & 0xFF00
+            b = 0x10000 | hand >> 8 & 255 | hand >> 32 & 0xFF00
+            c = 0x20000 | hand >> 16 & 255 | hand >> 40 & 0xFF00
+            d = 0x30000 | hand >> 24 & 255 | hand >> 48 & 0xFF00
             try:
                 out = [*_SUIT_REPS[a], *_SUIT_REPS[b], *_SUIT_REPS[c], *_SUIT_REPS[d]]
             except KeyError:
                 out = [*_suit_reps(a), *_suit_reps(b), *_suit_reps(c), *_suit_reps(d)]
-            dup = lo & hand >> 32
+            dup = hand & hand >> 32
         else:
             # one 32-bit word per copy (a mask of four or more packs is a long int: shifting
             # it once per copy beats testing it bit by bit); the lowest copy of each card
@@ -349,6 +349,13 @@ class State(Declaring):
         seat = self.turn
         if 0 <= action < 256 and ph < DECLARE:
             self._play(seat, action)
+            return
+        if action == PASS and ph == DECLARE:
+            snap = self._snapshot(action)
+            win = self._last  # after an offer the partner passes: the winner still draws first
+            self._draw(win)
+            self.turn = win
+            self._prev = snap
             return
         if action < 0:
             raise IllegalActionError(f"{action} is not an action")
@@ -574,6 +581,7 @@ class State(Declaring):
             h[other] |= 1 << tu
             self.known_masks = _set(self.known_masks, other, self.known_masks[other] | (1 << tu))
             self.turnup_phys = -1
+            self._sync_extra()
         if pos >= self._nstock:
             # the end phase: shown cards return to the hand, and stay known to the other seats
             sh = self.shown_masks
@@ -604,16 +612,17 @@ class State(Declaring):
         )
 
 
-# Two packs: one suit's cards to list as plays, in rank order, keyed by ``suit << 16 | only_second
-# << 8 | first`` (the rank bits of the suit's cards held as the first copy, and held only as the
-# second); filled as hands are met (at most 4 * 3**8 entries).
+# Two packs: one suit's cards to list as plays (the first copy of a card held twice), in rank
+# order, keyed by ``suit << 16 | second << 8 | first`` (the rank bits of the suit's cards held as
+# the first copy, and as the second); filled as hands are met.
 _SUIT_REPS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _suit_reps(key: int) -> tuple[int, ...]:
     got = _SUIT_REPS.get(key)
     if got is None:
-        base, second, first = (key >> 16) * 8, key >> 8 & 255, key & 255
+        base, first = (key >> 16) * 8, key & 255
+        second = key >> 8 & 255 & ~first
         got = _SUIT_REPS[key] = tuple(
             base + i + (0 if first >> i & 1 else 32) for i in range(8) if (first | second) >> i & 1
         )
