@@ -268,16 +268,17 @@ class State(Declaring):
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
         if self.copies == 2:
-            # per suit: the suit's first copies held (8 bits) and second copies held (8 bits)
-            a = hand & 255 | hand >> 24 & 0xFF00
-            b = 0x10000 | hand >> 8 & 255 | hand >> 32 & 0xFF00
-            c = 0x20000 | hand >> 16 & 255 | hand >> 40 & 0xFF00
-            d = 0x30000 | hand >> 24 & 255 | hand >> 48 & 0xFF00
+            lo = hand & CARD_MASK32
+            hi = hand >> 32 & ~lo  # second copies of cards not held as first copies
+            a = lo & 255 | (hi & 255) << 8
+            b = 0x10000 | lo >> 8 & 255 | (hi >> 8 & 255) << 8
+            c = 0x20000 | lo >> 16 & 255 | (hi >> 16 & 255) << 8
+            d = 0x30000 | lo >> 24 | hi >> 24 << 8
             try:
                 out = [*_SUIT_REPS[a], *_SUIT_REPS[b], *_SUIT_REPS[c], *_SUIT_REPS[d]]
             except KeyError:
                 out = [*_suit_reps(a), *_suit_reps(b), *_suit_reps(c), *_suit_reps(d)]
-            dup = hand & hand >> 32
+            dup = lo & hand >> 32
         else:
             # one 32-bit word per copy (a mask of four or more packs is a long int: shifting
             # it once per copy beats testing it bit by bit); the lowest copy of each card
@@ -612,17 +613,16 @@ class State(Declaring):
         )
 
 
-# Two packs: one suit's cards to list as plays (the first copy of a card held twice), in rank
-# order, keyed by ``suit << 16 | second << 8 | first`` (the rank bits of the suit's cards held as
-# the first copy, and as the second); filled as hands are met.
+# Two packs: one suit's cards to list as plays, in rank order, keyed by ``suit << 16 | only_second
+# << 8 | first`` (the rank bits of the suit's cards held as the first copy, and held only as the
+# second); filled as hands are met (at most 4 * 3**8 entries).
 _SUIT_REPS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _suit_reps(key: int) -> tuple[int, ...]:
     got = _SUIT_REPS.get(key)
     if got is None:
-        base, first = (key >> 16) * 8, key & 255
-        second = key >> 8 & 255 & ~first
+        base, second, first = (key >> 16) * 8, key >> 8 & 255, key & 255
         got = _SUIT_REPS[key] = tuple(
             base + i + (0 if first >> i & 1 else 32) for i in range(8) if (first | second) >> i & 1
         )
