@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
-from .cards import bits, card_of, make_card, mask_of, rank_of
+from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, rank_of
 from .errors import IllegalActionError
 from .melds import (
     QuickPattern,
@@ -449,6 +449,34 @@ class Position:
                 if p in g:
                     return g[0]
         return p
+
+    def _shown_reps(self, seat: int, shown: int) -> list[int]:
+        """One play per shown card, and per meld-history group of a card shown more than once
+        (see :func:`bezique.melds.shown_groups`), by card."""
+        copies = self.copies
+        if copies == 2:
+            if not shown & shown >> 32:
+                return list(bits(shown))  # no card shown twice: each shown card is its own choice
+            words = [shown & CARD_MASK32, shown >> 32]
+            seen = words[0] | words[1]
+            dup = words[0] & words[1]
+        else:
+            # one 32-bit word per copy (a long mask is shifted once per copy, not per card)
+            words = [shown >> (32 * k) & CARD_MASK32 for k in range(copies)]
+            seen = dup = 0
+            for w in words:
+                dup |= seen & w
+                seen |= w
+        out: list[int] = []
+        for c in bit_list(seen):
+            if dup >> c & 1:
+                out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, copies))
+            else:
+                k = 0
+                while not words[k] >> c & 1:
+                    k += 1
+                out.append(32 * k + c)
+        return out
 
     def _trump_sevens(self, seat: int) -> Iterator[int]:
         if self.trump < 0:

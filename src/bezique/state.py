@@ -25,8 +25,6 @@ from .actions import PASS
 from .cards import (
     CARD_MASK32,
     COPIES_OF,
-    bit_list,
-    bits,
     card_name,
     card_symbol,
     mask_of,
@@ -308,34 +306,6 @@ class State(Declaring):
         lead = self.lead_card
         return follow_mask(hand, lead, self._trick[0] if self._trick else lead, self.trump,
                            self.copies)
-
-    def _shown_reps(self, seat: int, shown: int) -> list[int]:
-        """One play per shown card, and per meld-history group of a card shown more than once
-        (see :func:`bezique.melds.shown_groups`), by card."""
-        copies = self.copies
-        if copies == 2:
-            if not shown & shown >> 32:
-                return list(bits(shown))  # no card shown twice: each shown card is its own choice
-            words = [shown & CARD_MASK32, shown >> 32]
-            seen = words[0] | words[1]
-            dup = words[0] & words[1]
-        else:
-            # one 32-bit word per copy (a long mask is shifted once per copy, not per card)
-            words = [shown >> (32 * k) & CARD_MASK32 for k in range(copies)]
-            seen = dup = 0
-            for w in words:
-                dup |= seen & w
-                seen |= w
-        out: list[int] = []
-        for c in bit_list(seen):
-            if dup >> c & 1:
-                out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, copies))
-            else:
-                k = 0
-                while not words[k] >> c & 1:
-                    k += 1
-                out.append(32 * k + c)
-        return out
 
     # ------------------------------------------------------------------ applying
 
