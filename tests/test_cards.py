@@ -147,3 +147,32 @@ def test_malformed_action_text_is_refused(text: str) -> None:
     s = deal(["QS"], turnup="8C")
     with pytest.raises(IllegalActionError):
         s.string_to_action(text)
+
+
+# ---------------------------------------------------------------------- masks of several packs
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from bezique.cards import COPIES_OF, fold_copies, replicate  # noqa: E402
+
+
+@given(st.integers(1, 8).flatmap(
+    lambda n: st.tuples(st.just(n), st.integers(0, 2 ** (32 * n) - 1))))
+def test_fold_copies_is_every_card_held_in_some_pack(case: tuple[int, int]) -> None:
+    """The folded mask (computed by halves of the long mask) has a card exactly when some pack's
+    32-bit word has it, for one to eight packs."""
+    copies, mask = case
+    words = [mask >> (32 * k) & 0xFFFFFFFF for k in range(copies)]
+    expected = 0
+    for w in words:
+        expected |= w
+    assert fold_copies(mask, copies) == expected
+
+
+@given(st.integers(1, 8), st.integers(0, 2**32 - 1))
+def test_replicate_repeats_the_card_mask_in_every_pack(copies: int, mask32: int) -> None:
+    out = replicate(mask32, copies)
+    assert [out >> (32 * k) & 0xFFFFFFFF for k in range(copies)] == [mask32] * copies
+    assert out >> (32 * copies) == 0
+    assert all(COPIES_OF[copies][c] == replicate(1 << c, copies) for c in range(32))

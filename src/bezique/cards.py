@@ -42,6 +42,8 @@ CLUBS: Final = 3
 
 NCARDS: Final = 32
 CARD_MASK32: Final = 0xFFFFFFFF  # the 32 cards of one pack
+# _ONES[n]: bit 0 of each of n packs' 32-bit words (a 32-bit mask times it repeats it n times)
+_ONES: Final = tuple(sum(1 << (32 * c) for c in range(n)) for n in range(9))
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -139,12 +141,17 @@ def mask_of(items: Iterable[int]) -> int:
 
 
 def fold_copies(mask: int, copies: int) -> int:
-    """The 32-bit mask of cards of which ``mask`` holds at least one physical copy."""
-    out = 0
-    for _ in range(copies):
-        out |= mask & CARD_MASK32
-        mask >>= 32
-    return out
+    """The 32-bit mask of cards of which ``mask`` holds at least one physical copy (up to eight
+    packs: the halves of the mask are or-ed together, three shifts of a long int at most).
+
+    >>> fold_copies(0b1 | 0b10 << 32 | 0b100 << 96 | 0b1000 << 224, 8)
+    15
+    """
+    if copies > 4:
+        mask |= mask >> 128
+    if copies > 2:
+        mask |= mask >> 64
+    return (mask | mask >> 32) & CARD_MASK32
 
 
 def card_count(mask: int, card: int, copies: int) -> int:
@@ -162,11 +169,19 @@ def suit_mask(suit: int, copies: int) -> int:
 
 
 def replicate(mask32: int, copies: int) -> int:
-    """Repeat a 32-bit card mask for each copy, giving a physical mask."""
-    out = 0
-    for c in range(copies):
-        out |= mask32 << (c * 32)
-    return out
+    """Repeat a 32-bit card mask for each copy, giving a physical mask (one product: the copies
+    of a 32-bit mask cannot carry into each other).
+
+    >>> replicate(0b101, 3) == 0b101 | 0b101 << 32 | 0b101 << 64
+    True
+    """
+    return mask32 * _ONES[copies]  # (one to eight packs)
+
+
+# COPIES_OF[n][card]: the physical mask of every copy of ``card`` in ``n`` packs (1 to 8).
+COPIES_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(replicate(1 << c, n) for c in range(32)) for n in range(9)
+)
 
 
 def sort_key(card: int) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from typing import Final
 
 from . import actions as act
 from .cards import (
+    COPIES_OF,
     JACK,
     KING,
     QUEEN,
@@ -23,13 +24,13 @@ from .cards import (
     fold_copies,
     make_card,
     rank_of,
-    replicate,
 )
 from .errors import IllegalActionError
 from .melds import (
     cards_sym,
     fixed_trump,
     known_concealed,
+    matching_patterns,
     meld_problem,
     quick_patterns,
     reuse_problem,
@@ -114,13 +115,13 @@ class Declaring(Position):
     def _declare_actions(self, seat: int) -> list[int]:
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
-            out = [m << 9 for m in self.legal_meld_masks(seat)]  # act.meld_action
+            out = [m << 9 for m in self._meld_masks(seat, self._patterns)]  # act.meld_action
         else:
             out = []
         if rules.turnup and not self._dseven and (
             not rules.seven_counts_as_meld or self._dmelds < rules.melds_per_trick
         ):
-            sevens = self.hand_masks[seat] & replicate(1 << self._seven7, self.copies)
+            sevens = self.hand_masks[seat] & COPIES_OF[self.copies][self._seven7]
             if sevens:
                 if self.can_exchange(seat):
                     out.append(act.EXCHANGE)
@@ -226,6 +227,7 @@ class Declaring(Position):
         if scores:
             self.scored_sevens |= 1 << q
             self._score(seat, rules.seven_points, "seven", name)
+        self._sync_extra()
         self._prev = snap
 
     def _meld(self, seat: int, mask: int) -> None:
@@ -258,7 +260,8 @@ class Declaring(Position):
                                              self._restored[seat])
         if problem:
             raise IllegalActionError(problem)
-        if mask != asked or mask not in self.legal_meld_masks(seat):
+        if mask != asked or mask not in self._meld_masks(seat, matching_patterns(self._patterns,
+                                                                                 mask)):
             if mate >= 0 and mask & mate_shown and not mask & ~mate_shown:
                 raise IllegalActionError("add at least one card of your own to your partner's")
             if mate >= 0 and mask & mate_shown and rules.partner_bezique == "own":
@@ -292,7 +295,7 @@ class Declaring(Position):
             self._patterns = quick_patterns(rules, suit)
             self._sync_extra()
         self._dmelds += 1
-        self._score(seat, k.points, "meld", k.name)
+        self._score(seat, k.points, "meld", k.name)  # (with the new log: _score syncs _extra)
         self._prev = snap
 
     # ------------------------------------------------------------------ scoring and the end
@@ -308,6 +311,7 @@ class Declaring(Position):
             if total >= self.rules.target:
                 self._winner = seat % 2 if mate >= 0 else seat  # a side's number, or the seat
                 self.phase_id = OVER
+        self._sync_extra()
 
     def _end_deal(self) -> None:
         rules = self.rules
@@ -319,6 +323,7 @@ class Declaring(Position):
         if rules.settlement == "portland":  # each deal is a game: settle it (RULES.md 9.0.7)
             self.phase_id = OVER
             self._winner = self.settlement().winner
+            self._sync_extra()
             return
         n = len(self._scores)
         order = [(self.dealer + 1 + i) % n for i in range(n)]  # from the dealer's left
@@ -340,3 +345,4 @@ class Declaring(Position):
         last = next((e[0] for e in self._events if e[2] == "last trick"), win)
         decide = side_winner if self.partner(0) >= 0 else game_winner
         self._winner = decide(rules.target, before, self.game_scores, order, last)
+        self._sync_extra()

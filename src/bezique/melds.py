@@ -51,8 +51,9 @@ ILLEGAL = "illegal meld"  # the unworded reason of the meld search
 Log = tuple[tuple[int, int], ...]  # a seat's melds: (meld kind index, physical mask), in order
 
 # (pattern, class, mask of every physical card that could take part, (mask, count) needs,
-#  32-bit masks of the cards needed at least once and twice, cards needed of "n of a rank")
-QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int, int]
+#  two packs: 32-bit masks of the cards needed at least once and twice, cards needed of "n of a
+#  rank", any packs: the 32-bit mask of the cards needed at least once)
+QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int, int, int]
 _QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
 
 
@@ -69,13 +70,13 @@ def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
     out: list[QuickPattern] = []
     for pat in rules.patterns(trump):
         cls = rules.melds[pat.kind].cls
-        need1 = need2 = 0
+        need1 = need2 = any1 = 0
         if pat.n:
             cards = [make_card(pat.rank, s) for s in range(4)]
             pm = replicate(mask_of(cards), rules.copies)
             if pat.distinct:
                 reqs = tuple((1 << c, 1) for c in cards)
-                need1 = mask_of(cards)
+                need1 = any1 = mask_of(cards)
             else:
                 reqs = ((mask_of(cards), pat.n),)
                 if pat.n == 2 * len(cards):
@@ -83,10 +84,10 @@ def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
         else:
             pm = replicate(mask_of(c for c, _ in pat.counts), rules.copies)
             reqs = tuple((1 << c, n) for c, n in pat.counts)
-            need1 = mask_of(c for c, _ in pat.counts)
+            need1 = any1 = mask_of(c for c, _ in pat.counts)
             need2 = mask_of(c for c, n in pat.counts if n >= 2)
         nmin = pat.n if pat.n and not pat.distinct else 0
-        out.append((pat, cls, pm, reqs, need1, need2, nmin))
+        out.append((pat, cls, pm, reqs, need1, need2, nmin, any1))
     res = tuple(out)
     _QUICK[key] = res
     return res
@@ -148,6 +149,13 @@ def classify(rules: Rules, patterns: tuple[QuickPattern, ...], mask: int) -> int
             if best < 0 or rules.melds[k].points > rules.melds[best].points:
                 best = k
     return best
+
+
+def matching_patterns(patterns: tuple[QuickPattern, ...], mask: int) -> tuple[QuickPattern, ...]:
+    """The patterns the physical cards ``mask`` form: the only ones under which the meld search
+    can list ``mask`` (so searching them alone tells whether it is listed)."""
+    cards = [p & 31 for p in bits(mask)]
+    return tuple(q for q in patterns if not mask & ~q[2] and q[0].matches(cards))
 
 
 # ---------------------------------------------------------------------- copies and histories
@@ -247,10 +255,15 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                  and (held_phys & q[2]).bit_count() >= q[6]]
     else:
         held = fold_copies(held_phys, copies)
-        levels = copy_levels(held_phys, copies)
-        cands = [q for q in patterns if _held_enough(levels, q[3])]
+        # the cards needed at least once, then "n of a rank" by count, before counting copies
+        miss1 = ~held
+        cands = [q for q in patterns if not q[7] & miss1
+                 and (not q[6] or (held_phys & q[2]).bit_count() >= q[6])]
+        if cands:
+            levels = copy_levels(held_phys, copies)
+            cands = [q for q in cands if _held_enough(levels, q[3])]
     found: list[int] = []
-    for pat, cls, pm, _, _, _, _ in cands:
+    for pat, cls, pm, _, _, _, _, _ in cands:
         # rule 4 (a card new to the class), fresh card
         avail = held_phys & pm
         if (classic and not avail & ~used[cls] and not (rules.second_double and cls == 1)) or (

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
-from .cards import bits, card_of, make_card, mask_of, rank_of
+from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, rank_of
 from .errors import IllegalActionError
 from .melds import (
     QuickPattern,
@@ -151,7 +151,7 @@ class Position:
     _nstock: int
     _points: tuple[int, ...]  # the rules' card points by rank (brisques), read per trick
     _tricks_at: tuple[int, int]  # (the trick that scores last at the stock or -1, the last)
-    _extra: tuple[Any, ...]  # (trump, _patterns, _trick, _restored, _carte, _duel, _guess)
+    _extra: tuple[Any, ...]  # the fields few actions change (see _sync_extra)
     cut: int  # the cut bonus: the size of the packet the dealer lifted, else -1
     _guess: int  # the non-dealer's guess of the cut, -1 until made (or without the cut bonus)
     _duel: int  # four_hand_end = duels: the winner of the last stock trick (it leads the first)
@@ -166,17 +166,13 @@ class Position:
     # ------------------------------------------------------------------ snapshots
 
     def _snapshot(self, action: int) -> tuple[Any, ...]:
+        # the fields an action changes most; the rest are in ``_extra`` (see _sync_extra)
         return (
             self.stock_pos,
-            self.turnup_phys,
             self.hand_masks,
             self.shown_masks,
             self.won_masks,
-            self._scores,
             self._bris,
-            self.meld_log,
-            self.used_masks,
-            self.scored_sevens,
             self.known_masks,
             self.lead_card,
             self.turn,
@@ -185,8 +181,6 @@ class Position:
             self._dseven,
             self.trick_count,
             self._last,
-            self._events,
-            self._winner,
             self._prev,
             action,
             self._extra,
@@ -195,15 +189,10 @@ class Position:
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (
             self.stock_pos,
-            self.turnup_phys,
             self.hand_masks,
             self.shown_masks,
             self.won_masks,
-            self._scores,
             self._bris,
-            self.meld_log,
-            self.used_masks,
-            self.scored_sevens,
             self.known_masks,
             self.lead_card,
             self.turn,
@@ -212,30 +201,31 @@ class Position:
             self._dseven,
             self.trick_count,
             self._last,
-            self._events,
-            self._winner,
             self._prev,
             _,
             extra,
         ) = snap
-        if extra is not self._extra:  # only where the deal changed one of them
+        if extra is not self._extra:  # only where the action changed one of them
             self._extra = extra
             (self.trump, self._patterns, self._trick, self._restored, self._carte, self._duel,
-             self._guess) = extra
+             self._guess, self._scores, self._events, self.meld_log, self.used_masks,
+             self.scored_sevens, self.turnup_phys, self._winner) = extra
 
     def _sync_extra(self) -> None:
         """Record a change of trump, the trick of three or four, restored melds, carte blanche,
-        the duels or the guess of the cut in the one tuple snapshots share (they rarely change,
-        and never in the classic game, so a snapshot holds one reference for the seven)."""
+        the duels, the guess of the cut, the scores and their events, the melds, the sevens
+        scored, the turn-up or the winner in the one tuple snapshots share: they change on a
+        few actions of a deal, so a snapshot holds one reference for the fourteen, and every
+        change of one of them is followed by a call of this."""
         self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte,
-                       self._duel, self._guess)
+                       self._duel, self._guess, self._scores, self._events, self.meld_log,
+                       self.used_masks, self.scored_sevens, self.turnup_phys, self._winner)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
         snap = self._snapshot(0)
         return (self.rules, self.dealer, self.totals, self.turnup_card, self.stock,
-                *snap[:20], self.trump, self._trick, self._restored, self._carte, self._duel,
-                self.cut, self._guess)
+                *snap[:13], *self._extra, self.cut)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.key() == other.key()
@@ -248,13 +238,13 @@ class Position:
         snap = self._prev
         while snap is not None:
             out.append(snap)
-            snap = snap[20]
+            snap = snap[13]
         out.reverse()
         return out
 
     def history(self) -> list[tuple[int, int]]:
         """The (player, action) pairs applied so far, in order."""
-        return [(snap[12], snap[21]) for snap in self.snapshots()]
+        return [(snap[7], snap[14]) for snap in self.snapshots()]
 
     # ------------------------------------------------------------------ queries
 
@@ -460,6 +450,34 @@ class Position:
                     return g[0]
         return p
 
+    def _shown_reps(self, seat: int, shown: int) -> list[int]:
+        """One play per shown card, and per meld-history group of a card shown more than once
+        (see :func:`bezique.melds.shown_groups`), by card."""
+        copies = self.copies
+        if copies == 2:
+            if not shown & shown >> 32:
+                return list(bits(shown))  # no card shown twice: each shown card is its own choice
+            words = [shown & CARD_MASK32, shown >> 32]
+            seen = words[0] | words[1]
+            dup = words[0] & words[1]
+        else:
+            # one 32-bit word per copy (a long mask is shifted once per copy, not per card)
+            words = [shown >> (32 * k) & CARD_MASK32 for k in range(copies)]
+            seen = dup = 0
+            for w in words:
+                dup |= seen & w
+                seen |= w
+        out: list[int] = []
+        for c in bit_list(seen):
+            if dup >> c & 1:
+                out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, copies))
+            else:
+                k = 0
+                while not words[k] >> c & 1:
+                    k += 1
+                out.append(32 * k + c)
+        return out
+
     def _trump_sevens(self, seat: int) -> Iterator[int]:
         if self.trump < 0:
             return
@@ -486,11 +504,15 @@ class Position:
     def legal_meld_masks(self, seat: int) -> list[int]:
         """Every meld ``seat`` may declare now (physical masks; see :mod:`bezique.melds`); in a
         partnership, with the partner's shown cards too (:func:`bezique.melds.partner_melds`)."""
+        return self._meld_masks(seat, self._patterns)
+
+    def _meld_masks(self, seat: int, patterns: tuple[QuickPattern, ...]) -> list[int]:
+        """:meth:`legal_meld_masks` searched over ``patterns`` only (a part of ``_patterns``)."""
         if len(self.hand_masks) == 4 and (mate := self.partner(seat)) >= 0:
-            return partner_melds(self.rules, self._patterns, self.hand_masks[seat],
+            return partner_melds(self.rules, patterns, self.hand_masks[seat],
                                  self.shown_masks[seat], self.shown_masks[mate],
                                  self.used_masks[seat], self.meld_log[seat], self._known_any())
-        return legal_meld_masks(self.rules, self._patterns, self.hand_masks[seat],
+        return legal_meld_masks(self.rules, patterns, self.hand_masks[seat],
                                 self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
                                 self._known_any(), self._restored[seat])
 

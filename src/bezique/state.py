@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from . import actions as act
+from .actions import PASS
 from .cards import (
     CARD_MASK32,
-    bits,
+    COPIES_OF,
     card_name,
     card_symbol,
-    fold_copies,
     mask_of,
     rank_of,
     replicate,
@@ -163,7 +163,6 @@ class State(Declaring):
         s._carte = (CARTE_NOT_YET,) * n if rules.carte_points else ()
         s.cut = -1 if cut is None else cut
         s._guess = -1
-        s._sync_extra()
         s.turn = (dealer + 1) % n
         s.phase_id = LEAD if cut is None else GUESS_CUT
         s._dmelds = 0
@@ -173,6 +172,7 @@ class State(Declaring):
         s._events = ()
         s._winner = -1
         s._prev = None
+        s._sync_extra()
         if turnup >= 0 and rank_of(turnup) == rules.seven_rank:
             s.scored_sevens = 1 << turnup
             s._score(dealer, rules.seven_points, "turnup", card_name(turnup))
@@ -237,7 +237,7 @@ class State(Declaring):
         out = []
         for snap in self.snapshots():
             probe._restore(snap)
-            out.append((snap[12], probe.action_to_string(snap[21], snap[12])))
+            out.append((snap[7], probe.action_to_string(snap[14], snap[7])))
         return out
 
     # ------------------------------------------------------------------ legal actions
@@ -307,14 +307,6 @@ class State(Declaring):
         return follow_mask(hand, lead, self._trick[0] if self._trick else lead, self.trump,
                            self.copies)
 
-    def _shown_reps(self, seat: int, shown: int) -> list[int]:
-        if self.copies == 2 and not shown & shown >> 32:
-            return list(bits(shown))  # no card shown twice: every shown card is its own choice
-        out: list[int] = []
-        for c in bits(fold_copies(shown, self.copies)):
-            out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, self.copies))
-        return out
-
     # ------------------------------------------------------------------ applying
 
     def apply_action(self, action: int) -> None:
@@ -328,6 +320,13 @@ class State(Declaring):
         seat = self.turn
         if 0 <= action < 256 and ph < DECLARE:
             self._play(seat, action)
+            return
+        if action == PASS and ph == DECLARE:
+            snap = self._snapshot(action)
+            win = self._last  # after an offer the partner passes: the winner still draws first
+            self._draw(win)
+            self.turn = win
+            self._prev = snap
             return
         if action < 0:
             raise IllegalActionError(f"{action} is not an action")
@@ -374,8 +373,8 @@ class State(Declaring):
             if self.copies == 2:
                 if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
                     self._refuse_copy(p, hand)
-            elif self.canonical_play(p) != p:
-                self._refuse_copy(p, hand)
+            elif hand & ~bit & COPIES_OF[self.copies][p & 31] and self.canonical_play(p) != p:
+                self._refuse_copy(p, hand)  # (a card held once is played as that copy)
         else:
             self._check_shown_play(seat, p)
         ph = self.phase_id
@@ -553,6 +552,7 @@ class State(Declaring):
             h[other] |= 1 << tu
             self.known_masks = _set(self.known_masks, other, self.known_masks[other] | (1 << tu))
             self.turnup_phys = -1
+            self._sync_extra()
         if pos >= self._nstock:
             # the end phase: shown cards return to the hand, and stay known to the other seats
             sh = self.shown_masks
