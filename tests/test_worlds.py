@@ -12,6 +12,7 @@ from bezique import Rules, State
 from bezique.worlds import resample_from_infostate
 
 RULES = [Rules.preset("bezique"), Rules.preset("binocle"), Rules.preset("bezique3"),
+         Rules.preset("bezique4"), Rules.preset("bezique4", partnership=False),
          Rules.preset("rubicon"), TOY]
 
 
@@ -51,3 +52,34 @@ def test_undo_then_resample_hides_the_next_draw() -> None:
         w = resample_from_infostate(s, seat, random.Random(seed))
         differ += w.stock[w.stock_pos] != seen_next
     assert differ >= 25  # almost always another card (a few coincide by chance)
+
+
+def test_at_tables_undo_deals_the_stock_and_every_other_hand_afresh() -> None:
+    """The browser's undo at a table of three or four (a partner's hand included): the seat's
+    own hand and view stay, the other seats' concealed cards and the stock are dealt afresh,
+    and the other seats' moves replay in the new deal as they were made."""
+    for rules in (Rules.preset("bezique3"), Rules.preset("bezique4"),
+                  Rules.preset("bezique4", partnership=False)):
+        next_differs = partner_differs = tried = 0
+        for seed in range(30):
+            s = State.new_deal(rules, seed)
+            rng = random.Random(seed)
+            for _ in range(rng.randint(4, 60)):
+                s.apply_action(choose(s, rng))
+            while s.phase != "declare" or s.stock_left == 0:
+                s.apply_action(choose(s, rng))
+            seat = s.current_player()
+            seen_next = s.stock[s.stock_pos]
+            s.apply("pass")
+            s.undo_action()
+            w = resample_from_infostate(s, seat, random.Random(seed))
+            assert w.observation(seat) == s.observation(seat) and w.events == s.events
+            assert w.history_strings() == s.history_strings()
+            assert sorted(w.hand(seat)) == sorted(s.hand(seat))
+            tried += 1
+            next_differs += w.stock[w.stock_pos] != seen_next
+            # the partner, or (each for themselves) the seat to the left
+            mate = rules.partner(seat) if rules.partner(seat) >= 0 else (seat + 1) % rules.nplayers
+            partner_differs += sorted(w.hand(mate)) != sorted(s.hand(mate))
+        assert tried == 30 and next_differs >= 25 and partner_differs >= 28, (
+            rules.variant, next_differs, partner_differs)
