@@ -306,7 +306,7 @@ class GamePage {
       this.hinted = Teach.target(m);
       const version = this.view.game.version, action = Teach.pick(this.hinted, this.view);
       this.setMsg("hint", `Hint: ${m.text}.`);
-      if (Teach.explain && action) {
+      if (Teach.explain && action && !this.view.game.seats) { // (why: two seats only)
         Teach.why(this, action).then((why) => {
           if (this.view.game.version === version && why.length) this.setMsg("hint", `Hint: ${m.text}. Why: ${why.join("; ")}.`);
         }).catch(() => {});

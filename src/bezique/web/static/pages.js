@@ -20,7 +20,7 @@ function helpPage() {
       h("li", {}, "a, b, c…: declare the meld with that letter; x: exchange the seven; s: declare the seven"),
       h("li", {}, "d or Enter: draw (end your declaring turn); n: next deal"),
       h("li", {}, "o: offer the declaring turn to your partner (four-handed, in partnership)"),
-      h("li", {}, "h: hint; u: undo (against the computer)")),
+      h("li", {}, "h: hint; u: undo (against the computer, and at a table of you and the computer)")),
     h("p", { class: "muted" }, "At the table: tick “Explain hints” and a hint also says why; “Motion” and “Sound” turn the card animations and the sounds on or off (nothing moves when your system asks for reduced motion). Your statistics are under Statistics."),
     rules));
   api("/api/rules").then((r) => {
