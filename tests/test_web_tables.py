@@ -69,11 +69,13 @@ class TableScan:
     """Checks every message a seat is sent, at the moment it is sent, against the real deal:
     its own hand exactly, every other place public, nothing of another seat's concealed hand
     beyond what that seat's observation shows, and the same message in any world the seat
-    cannot tell from this one (the other hands and the stock dealt afresh)."""
+    cannot tell from this one (the other hands and the stock dealt afresh); a hint names only
+    cards the seat holds or sees on its side's table."""
 
     def __init__(self, every: int = 4) -> None:
         self.checked = 0
         self.worlds = 0
+        self.hints = 0
         self.every = every
         self.problems: list[str] = []
         self.rng = random.Random(5)
@@ -87,8 +89,22 @@ class TableScan:
     def check(self, live: LiveGame, seat: int, msg: dict[str, Any]) -> None:
         extra = _keys(msg) - TABLE_KEYS
         assert not extra, f"unexpected fields {extra}"
+        if msg.get("type") == "hint":
+            # a hint names only the seat's own cards and its partner's shown ones, and is an
+            # action the seat may take now
+            st = live.game.state
+            assert st.current_player() == seat and msg["action"] in st.legal_action_strings()
+            assert msg["hint_action"] == msg["action"] and msg["text"]
+            mine = set(_names(st.hand(seat))) | set(_names(st.shown(seat)))
+            mate = st.rules.partner(seat)
+            if mate >= 0:
+                mine |= set(_names(st.shown(mate)))
+            assert _card_names(msg) <= mine, f"{_card_names(msg) - mine} named in a hint"
+            self.hints += 1
+            return
         if msg.get("type") != "state":
-            # a reply: an acknowledgement names no card; a refusal echoes only the request
+            # a reply: an acknowledgement (of an undo too) names no card; a refusal echoes only
+            # the request
             assert msg["type"] in ("ack", "error"), msg
             assert msg["type"] == "error" or not _card_names(msg), msg
             return

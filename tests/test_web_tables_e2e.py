@@ -1,6 +1,7 @@
 """End to end in a real headless Chromium: a four-handed partnership deal at one table, two
 friends (partners, seats 0 and 2, each in their own browser context, one of them on a phone's
-width) and two computers, set up from the home page and played by clicks to the end of the deal.
+width) and two computers, set up from the home page and played by clicks to the end of the deal;
+and a person alone with two computers, who asks for a hint (lit up) and takes a move back.
 
 Without a Chromium the test is skipped, unless ``BEZIQUE_REQUIRE_BROWSER=1`` (CI sets it)."""
 
@@ -77,6 +78,8 @@ def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
     assert "your partner" in ann.inner_text("label[for=seat-2]")
     ann.click("#start-table")
     ann.wait_for_selector("#waiting")
+    # a friend at the table: no hint, no undo
+    assert ann.query_selector("#hint") is None and ann.query_selector("#undo") is None
     assert ann.inner_text("#waiting") == "Waiting for 1 player"
     assert "Waiting for 1 player" in ann.inner_text("#status")
     assert ann.query_selector("#hand button.card.playable") is None
@@ -135,4 +138,31 @@ def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
     # both partners see the same result, and the scores add up by side
     assert ann.inner_text("#summary h3") == bea.inner_text("#summary h3")
     assert seen["trick4"] > 0 and seen["offer"] == 1 and away == ""
+    assert not errors, errors
+
+
+def test_alone_with_computers_a_hint_lights_up_and_undo_takes_the_move_back(
+        fast_site: str, browser: Any) -> None:  # noqa: F811 (the fixture)
+    errors: list[str] = []
+    ann = _page(browser, errors, width=1200, height=900)
+    ann.goto(fast_site + "/")
+    ann.fill("#name", "Ann")
+    ann.select_option("#tvariant", "bezique3")
+    ann.click("#start-table")
+    ann.wait_for_selector(".seat.me.my-turn")
+    assert ann.is_disabled("#undo") and not ann.is_disabled("#hint")
+    ann.click("#hint")
+    ann.wait_for_selector("#hand button.card.hinted")
+    assert ann.inner_text("#msg").startswith("Hint: play ")
+    cards = "bs => bs.map(b => b.dataset.card)"
+    hand = sorted(ann.eval_on_selector_all("#hand button.card", cards))
+    ann.click("#hand button.card.hinted")
+    # the two computers have replied: my turn again, and the move can be taken back
+    ann.wait_for_function("() => !document.querySelector('#undo').disabled"
+                          " && document.querySelector('.seat.me.my-turn')")
+    ann.keyboard.press("u")  # the key, as in the two-seat game
+    ann.wait_for_function("() => document.querySelector('#undo').disabled"
+                          " && document.querySelector('.seat.me.my-turn')")
+    assert sorted(ann.eval_on_selector_all("#hand button.card", cards)) == hand
+    assert len(ann.query_selector_all("#log li")) == 0  # nothing played in this deal now
     assert not errors, errors

@@ -1,6 +1,10 @@
 """A player's history and statistics, from the games they played (their records): games and
 deals won, average points a deal, the best meld, and the win rate over time, per player and
-per opponent (a level of the computer, or a person).
+per opponent (a level of the computer, or a person) or, at the tables of three and four
+(RULES.md 9.4, 9.5), per kind of table: three-handed, four-handed in partnership, four-handed
+each for themselves.  At a table a deal is won with more points than every other seat (in
+partnership: than the other side), a game won when the player (their side) wins it; in
+partnership a deal's points are the side's.
 
 The front ends gather the games (the terminal from its saved files, :mod:`bezique.tui.history`;
 the browser from the games it holds seats in, :mod:`bezique.web.info`); this module only counts.
@@ -15,6 +19,8 @@ Everything counted is public once a deal is over: scores, melds declared, who wo
 >>> t = tally([played])[("Ann", "computer, level 1 (beginner)")]
 >>> (t.games, t.deals) == (int(played.won is not None), 1)
 True
+>>> table_label(Rules.preset("bezique4"))
+'four-handed tables, in partnership'
 """
 
 from __future__ import annotations
@@ -24,7 +30,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agents.levels import level_label
+from .rules import Rules
+from .scoring import sides
 from .state import State
+
+
+def table_label(rules: Rules) -> str:
+    """The kind of table of a game of three or four, as its statistics are grouped."""
+    if rules.nplayers == 3:
+        return "three-handed tables"
+    return "four-handed tables, " + ("in partnership" if rules.partnership
+                                     else "each for themselves")
 
 
 @dataclass(frozen=True)
@@ -35,13 +51,19 @@ class GamePlayed:
     opponent: str  # "computer" or the other player's name
     level: int | None  # the computer's level; None against a person
     when: float  # seconds since the epoch of the game's last move
-    deals: tuple[tuple[int, int], ...]  # (the player's points, the opponent's) per finished deal
+    # (the player's points, the opponent's) per finished deal; at a table, the best other seat's
+    # (in partnership: the side's points, the other side's)
+    deals: tuple[tuple[int, int], ...]
     best_meld: tuple[str, int] | None
     won: bool | None  # None while the game goes on
+    table: str | None = None  # the kind of table (:func:`table_label`) of a game of three or four
 
     @property
     def against(self) -> str:
-        """Who the game was against, as players read it."""
+        """Who the game was against (or the kind of table it was played at), as players read
+        it."""
+        if self.table is not None:
+            return self.table
         if self.level is not None:
             return f"computer, {level_label(self.level)}"
         return self.opponent
@@ -49,20 +71,28 @@ class GamePlayed:
 
 def game_played(states: Sequence[State], seat: int, player: str, opponent: str,
                 level: int | None, when: float) -> GamePlayed:
-    """A game (its deals, the last one current) from seat ``seat``."""
+    """A game (its deals, the last one current) from seat ``seat``; at a table of three or
+    four it is counted by the kind of table, in partnership by the seat's side."""
     deals: list[tuple[int, int]] = []
     best: tuple[str, int] | None = None
+    rules = states[0].rules if states else None
+    side = seat % 2 if rules is not None and rules.partner(seat) >= 0 else -1
     for st in states:
         if not st.is_terminal():
             continue
-        deals.append((st.scores[seat], st.scores[1 - seat]))
+        if side >= 0:
+            both = sides(st.scores)
+            deals.append((both[side], both[1 - side]))
+        else:
+            deals.append((st.scores[seat], max(p for s, p in enumerate(st.scores) if s != seat)))
         for s, pts, reason, detail in st.events:
             if s == seat and reason == "meld" and (best is None or pts > best[1]):
                 best = (detail, pts)
     last = states[-1] if states else None
     winner = last.winner if last is not None and last.is_terminal() else None
-    won = None if winner is None else winner == seat
-    return GamePlayed(player, opponent, level, when, tuple(deals), best, won)
+    won = None if winner is None else winner == (side if side >= 0 else seat)
+    table = table_label(rules) if rules is not None and rules.nplayers > 2 else None
+    return GamePlayed(player, opponent, level, when, tuple(deals), best, won, table)
 
 
 @dataclass
@@ -77,9 +107,11 @@ class Tally:
     best_meld: tuple[str, int] | None = None
     # (when, won) of each finished game, oldest first
     results: list[tuple[float, bool]] = field(default_factory=list)
+    table: bool = False  # the games of a kind of table (not against one opponent)
 
-    def add(self, g: GamePlayed) -> None:
-        """Count one game."""
+    def add(self, g: GamePlayed, group: bool = True) -> None:
+        """Count one game (``group``: this tally is the game's own group, not "all")."""
+        self.table = self.table or (group and g.table is not None)
         for mine, theirs in g.deals:
             self.deals += 1
             self.deals_won += mine > theirs
@@ -118,6 +150,7 @@ class Tally:
     def to_json(self) -> dict[str, Any]:
         """The tally as JSON for the browser."""
         return {
+            "table": self.table,
             "games": self.games, "games_won": self.games_won, "deals": self.deals,
             "deals_won": self.deals_won, "average_points": round(self.average_points, 1),
             "win_rate": round(self.win_rate, 3),
@@ -131,8 +164,8 @@ def tally(games: Iterable[GamePlayed]) -> dict[tuple[str, str], Tally]:
     """The games summed per (player, opponent), and per player over all opponents ("all")."""
     out: dict[tuple[str, str], Tally] = {}
     for g in sorted(games, key=lambda g: g.when):
-        for key in ((g.player, g.against), (g.player, "all")):
-            out.setdefault(key, Tally()).add(g)
+        out.setdefault((g.player, g.against), Tally()).add(g)
+        out.setdefault((g.player, "all"), Tally()).add(g, group=False)
     return out
 
 
@@ -162,7 +195,8 @@ def report(tallies: dict[tuple[str, str], Tally]) -> list[str]:
     for (player, against), t in sorted(tallies.items(), key=lambda kv: (kv[0][0],
                                                                         kv[0][1] != "all",
                                                                         kv[0][1])):
-        title = f"{player}, all games" if against == "all" else f"{player} against {against}"
+        title = f"{player}, all games" if against == "all" else (
+            f"{player} at {against}" if t.table else f"{player} against {against}")
         best = f"{t.best_meld[0]} {t.best_meld[1]}" if t.best_meld else "none"
         lines.append(title)
         lines.append(f"  games {t.games_won} won of {t.games} ({t.win_rate:.0%}) · deals "

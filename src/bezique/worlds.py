@@ -5,7 +5,9 @@ deal with the same public history and the same view for ``seat``: every card the
 seen (the other seats' concealed cards nobody showed, the face-down stock) is shuffled among the
 places those cards were dealt to, and the same actions are replayed.  A world in which the
 replay would come out differently for anyone to see (a shuffled card changes a score) is thrown
-away and another drawn.  Front ends use it after an undo, so that taking a move back and making
+away and another drawn; where none replays (late in a table's end phase, where every play
+narrows what each hand may hold), one is built by repairing a random deal
+(:func:`repaired_deal`).  Front ends use it after an undo, so that taking a move back and making
 it again never shows the next card of the stock; search code uses it to sample worlds.
 
 >>> import random
@@ -24,8 +26,9 @@ import random
 
 from .cards import card_of
 from .deal import dealt_cut
-from .errors import BeziqueError
+from .errors import BeziqueError, ProtocolError
 from .state import State
+from .table_world import table_world
 
 
 def reshuffled_deal(state: State, seat: int, rng: random.Random) -> State:
@@ -60,7 +63,8 @@ def resample_from_infostate(state: State, seat: int, rng: random.Random,
                             tries: int = 50) -> State:
     """A deal ``seat`` cannot tell from ``state``: the same history, the same observation for
     ``seat``, the unseen cards dealt afresh.  After ``tries`` worlds that replay differently,
-    ``state`` itself (cloned) is returned: it is always consistent."""
+    one is built by repairs (:func:`repaired_deal`); only if that fails too is ``state`` itself
+    (cloned) returned: it is always consistent."""
     texts = [text for _, text in state.history_strings()]
     for _ in range(tries):
         world = reshuffled_deal(state, seat, rng)
@@ -69,6 +73,53 @@ def resample_from_infostate(state: State, seat: int, rng: random.Random,
                 world.apply(text)
         except BeziqueError:
             continue
-        if world.events == state.events and world.observation(seat) == state.observation(seat):
+        if _same_for(world, state, seat):
             return world
-    return state.clone()
+    repaired = repaired_deal(state, seat, rng)
+    return state.clone() if repaired is None else repaired
+
+
+def _same_for(world: State, state: State, seat: int) -> bool:
+    """Whether ``world`` shows everyone what ``state`` does, and ``seat`` its own view."""
+    return world.events == state.events and world.observation(seat) == state.observation(seat)
+
+
+def repaired_deal(state: State, seat: int, rng: random.Random) -> State | None:
+    """A deal ``seat`` cannot tell from ``state``, built by repairing a random deal where the
+    replay needs it (:func:`~bezique.table_world.table_world`: a card another seat played or
+    showed is swapped in from the cards nobody has seen; the end phase's duties to follow are
+    met by dealing the concealed cards to fit), or None if none is found.  It finds one where
+    shuffling and replaying rarely do: late in a deal of three or four, where every play of the
+    end phase narrows what each hand may hold."""
+    rules = state.rules
+    hand = [card_of(p) for p in state.deal_hands[seat]]
+    turnup = None if state.turnup_card < 0 else card_of(state.turnup_card)
+    history = state.history_strings()
+    # each action with the points it scored (public: an exchange scores 10 only for a seven
+    # that had not been declared), from a replay of the real deal
+    replay = State.from_cards(rules, [[card_of(p) for p in h] for h in state.deal_hands], turnup,
+                              [card_of(p) for p in state.stock], state.dealer, state.totals,
+                              state.cut if rules.cut_bonus else None)
+    actions: list[tuple[str, int | None, int | None]] = []
+    for player, text in history:
+        before = len(replay.events)
+        replay.apply(text)
+        actions.append((text, player,
+                        sum(e[1] for e in replay.events[before:] if e[0] == player)))
+    # the seat's draws from the stock, one a pass (the turn-up it took by exchange is not one)
+    draws = list(state.observation(seat).draws)
+    passes = 0
+    for player, text in history:
+        if text == "pass":
+            passes += 1
+        elif text == "exchange" and player == seat:
+            del draws[passes]
+    cut = state.cut_known
+    if cut is None and rules.cut_bonus:
+        cut = dealt_cut(rules, rng)
+    try:
+        world = table_world(rules, seat, state.dealer, hand, turnup, actions, draws,
+                            state.totals, rng.getrandbits(32), cut)
+    except ProtocolError:
+        return None
+    return world if _same_for(world, state, seat) else None

@@ -2,7 +2,8 @@
 kept unfinished ones, and the finished ones in ``history/``), read for the statistics
 (:mod:`bezique.stats`) that ``bezique stats`` prints and the statistics screen shows.
 
-Each game is counted once (by the ``id`` its record keeps; older saves by their seed).
+Each game is counted once (by the ``id`` its record keeps; older saves by their seed); a game at
+a table of three or four is counted by its kind of table (:func:`bezique.stats.table_label`).
 """
 
 from __future__ import annotations
@@ -36,11 +37,12 @@ def read_game(path: Path) -> tuple[str, GamePlayed] | None:
     except (OSError, ValueError, RecursionError, BeziqueError):
         return None
     meta = data.get("play") if isinstance(data, dict) else None
-    if not isinstance(meta, dict) or record.rules.nplayers != 2:
+    if not isinstance(meta, dict):
         return None
-    seat = meta.get("human", 0) if meta.get("human") in (0, 1) else 0
+    n = record.rules.nplayers
+    seat = meta["human"] if meta.get("human") in range(n) else 0
     level = meta.get("level") if meta.get("level") in (1, 2, 3, 4, 5) else None
-    names = record_players(data, 2)
+    names = record_players(data, n)
     player = names[seat] if names else "You"
     game_id = str(meta.get("id") or f"seed-{meta.get('seed')}")
     return game_id, game_played(states, seat, player, "computer", level, when)

@@ -4,7 +4,9 @@ asking seat's observation only) and a player's statistics over the games their b
 seats in (:mod:`bezique.stats`).
 
 The statistics count only what is public once a deal is over (scores, melds declared, winners),
-and only for games whose seat token the browser sends.
+and only for games whose seat token the browser sends; the games at tables of three and four
+are grouped by the kind of table (:func:`bezique.stats.table_label`), won when the seat (in
+partnership, its side) wins.
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ MAX_GAMES = 200
 
 
 def played_in(live: LiveGame, seat: int) -> GamePlayed:
-    """One web game from one seat, for the statistics."""
+    """One web game from one seat, for the statistics (a table's: by its kind of table)."""
     row = live.row
+    if row.seats:
+        return game_played(live.game.all_deals(), seat, row.names[seat], row.opponent, None,
+                           row.updated)
     level = row.level if row.opponent == COMPUTER else None
     return game_played(live.game.all_deals(), seat, row.names[seat], row.names[1 - seat]
                        if level is None else COMPUTER, level, row.updated)
@@ -67,14 +72,13 @@ def add_info_routes(app: FastAPI, manager: Manager,
                 live, seat = manager.seat_or_refuse(str(gid), str(token))
             except Refusal:
                 continue
-            if live.row.seats:  # a table of three or four: the statistics are one against one
-                continue
             games.append(played_in(live, seat))
         groups = [{"player": p, "against": a, **t.to_json()}
                   for (p, a), t in sorted(tally(games).items(),
                                           key=lambda kv: (kv[0][0], kv[0][1] != "all",
                                                           kv[0][1]))]
-        recent = [{"when": g.when, "against": g.against, "won": g.won,
+        recent = [{"when": g.when, "against": g.against, "table": g.table is not None,
+                   "won": g.won,
                    "deals": len(g.deals), "points": sum(d[0] for d in g.deals)}
                   for g in sorted(games, key=lambda g: -g.when)[:20]]
         return {"groups": groups, "recent": recent}

@@ -32,7 +32,7 @@ from ..record import parse_record, states_from_record
 from ..rules import Rules
 from ..schema import WebCreate, WebMessage, WebSeat, short
 from ..worlds import resample_from_infostate
-from .computer import agent_seed, hint
+from .computer import agent_seed, check_help, hint
 from .limits import AWAY_SECONDS, IDLE_SECONDS, MAX_GAMES_HELD, SOCKETS_PER_SEAT
 from .live import COMPUTER, FRIEND, LiveGame, Refusal
 from .seats import (
@@ -445,8 +445,9 @@ class Manager:
             raise Refusal("the game could not be saved; try again", 503) from None
 
     def _undo(self, live: LiveGame, seat: int) -> None:
-        if live.row.opponent != COMPUTER:
-            raise Refusal("undo is only available against the computer", 409)
+        """Take back the seat's last choice and the computer's replies since (against the
+        computer, or at a table where every other seat is the computer's)."""
+        check_help(live, seat, "undo")
         if live.game.is_over():
             raise Refusal("the game is over", 409)
         state = live.game.state
@@ -464,7 +465,8 @@ class Manager:
             for _ in range(len(state.history()) - mine[-1]):
                 live.undo()
         # the cards the player has not seen are dealt afresh, so that undo never shows the next
-        # card of the stock (or the computer's hand) for a second try
+        # card of the stock (or the computers' hands, a partner's included) for a second try;
+        # the computers' moves replay in the new deal as they were made
         live.game.state = resample_from_infostate(state, seat, random.Random(secrets.randbits(64)))
         try:
             self._save(live)

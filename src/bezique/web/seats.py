@@ -6,6 +6,8 @@ token) or the ``computer`` at a level.  The game waits until every friend seat i
 any order.  A person who leaves (the "leave" request, or no page open for a while) is marked
 ``away`` and the computer plays their seat (at the table's takeover level) so that the others
 can go on; their link gives the seat back.  Two-seat games have no ``seats`` and are unchanged.
+A person alone with computers (:func:`alone_with_computers`) may ask for hints and take moves
+back, as in the two-seat game against the computer; with another person at the table, not.
 
 >>> row = GameRow(id="t", created=0, updated=0, opponent=TABLE, level=1, agent_spec="random",
 ...               agent_seed=0, seed=0, token_hashes=["a", None, None], invite_hash=None,
@@ -14,6 +16,8 @@ can go on; their link gives the seat back.  Two-seat games have no ``seats`` and
 ...                      {"kind": COMPUTER_SEAT, "level": 1, "spec": "random"}])
 >>> waiting(row), played_by_computer(row, 2), played_by_computer(row, 0)
 (1, 'random', None)
+>>> alone_with_computers(row, 0)
+False
 >>> seats, names, invites = new_seats([WebSeat(kind="friend"), WebSeat(kind="computer", level=1)],
 ...                                   3)
 >>> names, list(invites), seats[2]["spec"]
@@ -83,6 +87,13 @@ def waiting_words(n: int) -> str:
 def is_person(row: GameRow, seat: int) -> bool:
     """True for a seat a person holds (the creator's or a friend's)."""
     return is_table(row) and row.seats[seat]["kind"] != COMPUTER_SEAT
+
+
+def alone_with_computers(row: GameRow, seat: int) -> bool:
+    """True when every other seat of the table is the computer's (no other person sits there,
+    even one away): then ``seat`` may ask for hints and take its moves back."""
+    return is_table(row) and all(info["kind"] == COMPUTER_SEAT
+                                 for s, info in enumerate(row.seats) if s != seat)
 
 
 def is_away(row: GameRow, seat: int) -> bool:

@@ -6,7 +6,8 @@ ever leaves the server.
 Beside the two-seat view's fields it says, per seat, the name, kind (you, friend, computer),
 whether the computer has taken the seat over, the number of concealed cards and the ones of
 them everyone knows of; the trick's cards with their seats; per-side totals in a partnership;
-and how many friends the game still waits for.
+how many friends the game still waits for; and whether an undo would be accepted (a person
+alone with computers, :mod:`bezique.web.computer`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..observation import Observation
 from ..rules import Rules
 from ..scoring import sides
 from .live import LiveGame
-from .seats import is_away, seats_view, waiting
+from .seats import alone_with_computers, is_away, seats_view, waiting
 from .store import GameRow
 from .views import hand_cards, seat_view, table_cards
 
@@ -147,7 +148,9 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
             "waiting_for": short,
             "waiting_for_friend": short > 0,
             "deal_scores": deal_scores,  # each finished deal's points per seat (public)
-            "can_undo": False,
+            # exactly when an undo would be accepted (web.manager: alone with the computer)
+            "can_undo": alone_with_computers(row, seat) and not is_away(row, seat)
+            and obs.winner is None and any(p == seat for p, _ in obs.actions),
             "finished_deals": deal_number - (0 if obs.phase == "over" else 1),
         },
         "deal": {

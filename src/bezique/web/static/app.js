@@ -306,7 +306,7 @@ class GamePage {
       this.hinted = Teach.target(m);
       const version = this.view.game.version, action = Teach.pick(this.hinted, this.view);
       this.setMsg("hint", `Hint: ${m.text}.`);
-      if (Teach.explain && action) {
+      if (Teach.explain && action && !this.view.game.seats) { // (why: two seats only)
         Teach.why(this, action).then((why) => {
           if (this.view.game.version === version && why.length) this.setMsg("hint", `Hint: ${m.text}. Why: ${why.join("; ")}.`);
         }).catch(() => {});
@@ -321,7 +321,7 @@ class GamePage {
     const v = this.view;
     if (!v) return false;
     const k = ev.key.toLowerCase();
-    if (k === "h" && v.game.opponent === "computer") { this.hint(); return true; }
+    if (k === "h" && (v.game.opponent === "computer" || BezTable.alone(v))) { this.hint(); return true; }
     if (k === "u" && v.game.can_undo) { this.send({ type: "undo" }); return true; }
     if (k === "n" && v.deal.phase === "over" && v.game.winner === null && !v.deal.one_deal) { this.send({ type: "next" }); return true; }
     if (k === "n" && (v.game.winner !== null || (v.deal.one_deal && v.deal.phase === "over"))) { this.playAgain(); return true; }

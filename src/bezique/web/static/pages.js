@@ -20,7 +20,7 @@ function helpPage() {
       h("li", {}, "a, b, c…: declare the meld with that letter; x: exchange the seven; s: declare the seven"),
       h("li", {}, "d or Enter: draw (end your declaring turn); n: next deal"),
       h("li", {}, "o: offer the declaring turn to your partner (four-handed, in partnership)"),
-      h("li", {}, "h: hint; u: undo (against the computer)")),
+      h("li", {}, "h: hint; u: undo (against the computer, and at a table of you and the computer)")),
     h("p", { class: "muted" }, "At the table: tick “Explain hints” and a hint also says why; “Motion” and “Sound” turn the card animations and the sounds on or off (nothing moves when your system asks for reduced motion). Your statistics are under Statistics."),
     rules));
   api("/api/rules").then((r) => {
@@ -61,7 +61,7 @@ function rateChart(points) {
 function statsPage() {
   const box = h("div", { id: "stats" }, h("p", { class: "muted" }, "Counting…"));
   show(h("section", { class: "panel" }, h("h2", {}, "Your statistics"),
-    h("p", { class: "muted" }, "From the games this browser holds a seat in, per name and per opponent."), box));
+    h("p", { class: "muted" }, "From the games this browser holds a seat in, per name and per opponent (the tables of three and four by their kind: won when you, or your side, win)."), box));
   const saved = Saved.all();
   const games = {};
   for (const [id, v] of Object.entries(saved)) games[id] = v.token;
@@ -72,7 +72,7 @@ function statsPage() {
       h("table", { class: "scoreboard stats-table", id: "stats-table" },
         h("thead", {}, h("tr", {}, ["Player", "Against", "Games won", "Deals won", "Points a deal", "Best meld"].map((t) => h("th", {}, t)))),
         h("tbody", {}, r.groups.map((g) => h("tr", { class: g.against === "all" ? "total" : "" },
-          h("td", {}, g.player), h("td", {}, g.against === "all" ? "everyone" : g.against),
+          h("td", {}, g.player), h("td", {}, g.against === "all" ? "everyone" : g.table ? `at ${g.against}` : g.against),
           h("td", {}, `${g.games_won} of ${g.games}${g.games ? ` (${pct(g.win_rate)})` : ""}`),
           h("td", {}, `${g.deals_won} of ${g.deals}`), h("td", {}, g.average_points),
           h("td", {}, g.best_meld ? `${g.best_meld.name} ${g.best_meld.points}` : "—"))))),
@@ -80,7 +80,7 @@ function statsPage() {
         rateChart(g.rate_over_time), h("figcaption", { class: "muted" }, `${g.player}: win rate over time (finished games)`))),
       h("h3", {}, "Recent games"),
       h("ul", { class: "log", id: "recent" }, r.recent.map((g) => h("li", {},
-        `${new Date(g.when * 1000).toLocaleString()} · against ${g.against} · ${g.won === null ? "unfinished" : g.won ? "won" : "lost"} · ${g.deals} deals, ${g.points} points`))));
+        `${new Date(g.when * 1000).toLocaleString()} · ${g.table ? "at" : "against"} ${g.against} · ${g.won === null ? "unfinished" : g.won ? "won" : "lost"} · ${g.deals} deals, ${g.points} points`))));
   }).catch((e) => box.replaceChildren(h("p", { class: "error-box" }, e.message)));
 }
 

@@ -1,7 +1,8 @@
 // The tables for three and four (bezique3, bezique4): the home page's panel that sets a table
 // (each other seat a friend with a private link, or the computer), and the table itself drawn
 // for 3-4 seats: names, scores and side totals, each seat's shown cards, the trick of up to
-// four cards, whose turn, offer and combining as moves, the deal's result per seat and side.
+// four cards, whose turn, offer and combining as moves, the deal's result per seat and side;
+// hints (highlighted like the two-seat game's) and undo for a person alone with computers.
 // Loaded before app.js; uses its helpers (h, cardImg, api, Saved, ...) at call time.
 "use strict";
 
@@ -63,6 +64,12 @@ const BezTable = {
   },
 
   // ------------------------------------------------------------ the table
+  // a person alone with computers (every other seat the computer's) gets hints and undo
+  alone(view) {
+    const g = view.game;
+    return !!g.seats && g.seats.every((s) => s.seat === g.you || s.kind === "computer");
+  },
+
   who(page, seat) { const g = page.view.game; return seat === g.you ? "You" : g.names[seat]; },
 
   status(page) {
@@ -100,6 +107,8 @@ const BezTable = {
     const me = g.you, n = g.seats.length;
     const away = g.seats[me].away;
     page.playable = [];
+    const hinted = Teach.pick(page.hinted, page.view);
+    const hintCls = (action) => action && action === hinted ? " hinted" : "";
     const playKey = (action) => {
       if (!action || !d.your_turn) return null;
       page.playable.push(action);
@@ -108,7 +117,7 @@ const BezTable = {
     const cardButton = (c, where) => {
       const key = playKey(c.action);
       return h("button", {
-        class: "card" + (c.action && d.your_turn ? " playable" : ""), disabled: !(c.action && d.your_turn),
+        class: "card" + (c.action && d.your_turn ? " playable" : "") + hintCls(c.action), disabled: !(c.action && d.your_turn),
         "data-card": c.card, "data-action": c.action, "data-where": where,
         "aria-label": `${c.action ? "Play" : ""} ${cardText(c.card)}${where === "table" ? " (on the table)" : ""}`.trim(),
         title: key ? `Key ${key}` : null, onclick: () => c.action && page.act(c.action),
@@ -171,23 +180,26 @@ const BezTable = {
     const seven = cardText("7" + (d.trump || "S"));
     if (d.your_turn && d.phase === "declare") {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
-        class: "btn", "data-action": m.action, onclick: () => page.act(m.action),
+        class: "btn" + hintCls(m.action), "data-action": m.action, onclick: () => page.act(m.action),
         title: m.partner_cards.length ? `with your partner's ${m.partner_cards.map(cardText).join(" ")} from the table` : m.cards.map(cardText).join(" "),
       }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`,
         m.partner_cards.length ? h("span", { class: "with-partner" }, ` (with your partner's ${m.partner_cards.map(cardText).join(" ")})`) : null)));
-      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn", "data-action": "exchange", onclick: () => page.act("exchange") },
+      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => page.act("exchange") },
         h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
-      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn", "data-action": "seven", onclick: () => page.act("seven") },
+      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => page.act("seven") },
         h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
-      if (d.specials.includes("offer")) declare.append(h("button", { class: "btn secondary", "data-action": "offer", id: "offer", onclick: () => page.act("offer") },
+      if (d.specials.includes("offer")) declare.append(h("button", { class: "btn secondary" + hintCls("offer"), "data-action": "offer", id: "offer", onclick: () => page.act("offer") },
         h("span", { class: "key" }, "o"), "Offer the turn to your partner"));
-      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary", "data-action": "pass", id: "pass", onclick: () => page.act("pass") },
+      if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary" + hintCls("pass"), "data-action": "pass", id: "pass", onclick: () => page.act("pass") },
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
     let summary = null;
     if (d.phase === "over") summary = this.result(page);
     const msg = page.msg ? h("div", { class: `msg ${page.msg.kind}`, role: "alert", id: "msg" }, page.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
+    const alone = this.alone(page.view);
     const tools = h("div", { class: "tools" },
+      alone ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn || away, onclick: () => page.hint() }, h("span", { class: "key" }, "h"), "Hint") : null,
+      alone ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => page.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
       away ? h("button", { class: "btn", id: "take-back", onclick: () => page.send({ type: "back" }) }, "Take my seat back")
         : g.winner === null ? h("button", { class: "btn ghost", id: "leave", title: "The computer plays your seat until you come back with your link", onclick: () => page.send({ type: "leave" }) }, "Leave the table") : null,
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => page.seatLink() }, "My seat link"),

@@ -21,7 +21,7 @@ const Teach = {
     const action = m.hint_action || m.action;
     if (action) {
       const [verb, ...toks] = action.split(" ");
-      return { verb, action, cards: toks.map((t) => t.split("*")[0].toUpperCase()) };
+      return { verb, action, cards: toks.map((t) => t.split(/[*+]/)[0].toUpperCase()) };
     }
     const text = m.text || "";
     if (text.startsWith("draw")) return { verb: "pass", action: "pass", cards: [] };
