@@ -20,6 +20,7 @@ import pytest
 from _pytest.doctest import DoctestModule
 
 from bezique._purepy import is_compiled
+from bezique.agents import base as agent_base
 
 SRC = Path(__file__).resolve().parent / "src"
 
@@ -54,10 +55,15 @@ class SourceDoctestModule(DoctestModule):
         module = importlib.util.module_from_spec(spec)
         compiled = sys.modules[name]
         sys.modules[name] = module  # while it runs, as for any module (dataclasses look it up)
+        # the copy registers its agents again (``@register_agent``): the compiled module's
+        # stay registered, or every later test would play the source copy's agents
+        registry = dict(agent_base._REGISTRY)
         try:
             spec.loader.exec_module(module)
         finally:
             sys.modules[name] = compiled
+            agent_base._REGISTRY.clear()
+            agent_base._REGISTRY.update(registry)
         return module
 
     def collect(self) -> Iterator[Any]:

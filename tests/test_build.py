@@ -93,3 +93,16 @@ def test_the_compile_does_not_need_the_extras_installed() -> None:
                    if not m.startswith("_")}
     missing = {m for m in third_party if m not in allowed and f"{m}.*" not in allowed}
     assert not missing, f"add to [tool.mypy.overrides] ignore_missing_imports: {sorted(missing)}"
+
+
+def test_the_registered_agents_are_the_loaded_modules_classes() -> None:
+    # a compiled build plays its compiled agents (the doctests' source copies of the modules,
+    # conftest.py, must not replace them in the registry)
+    from bezique.agents import agent_names, make_agent
+    for name in agent_names():
+        if name.startswith("openspiel"):
+            continue
+        cls = type(make_agent(name, seed=1))
+        assert getattr(sys.modules[cls.__module__], cls.__name__) is cls, name
+        if bezique.COMPILED and cls.__module__ in extension_modules():
+            assert is_compiled(sys.modules[cls.__module__]), name
