@@ -1,7 +1,7 @@
 """The computer at the table: the seed of the agent that plays its seat (so that a chosen deal
-number replays the same game, its choices included) and the hints offered against it, thought
-out in the worker pool within a time budget and given in words and as the action
-(``hint_action``, for the page to highlight the card or meld).
+number replays the same deal with the computer's same random numbers) and the hints offered
+against it, thought out in the worker pool within a time budget and given in words and as the
+action (``hint_action``, for the page to highlight the card or meld).
 
 Hints are given against the computer alone, and at a table of three or four where every other
 seat is the computer's (:func:`~bezique.web.seats.alone_with_computers`); with another person

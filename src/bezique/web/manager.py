@@ -157,8 +157,10 @@ class Manager:
         if seed is not None and opponent != COMPUTER:
             raise Refusal("a deal number (seed) may be chosen only for a game against the "
                           "computer, as a whole number from 0")
-        # a chosen deal number replays the same game, the computer's choices included: a
-        # practice game; every other game's shuffle comes from a secret no client ever sees
+        # a chosen deal number replays the same deal, and the computer's choices with the same
+        # random numbers (the same choices wherever its thinking time fits the same worlds; the
+        # levels that search think by time): a practice game; every other game's shuffle comes
+        # from a secret no client ever sees
         practice = seed is not None
         agent_seed = secrets.randbits(62) if seed is None else (seed * 0x9E3779B1 + 7) % (1 << 62)
         seed = secrets.randbits(62) if seed is None else seed
