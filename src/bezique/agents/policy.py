@@ -9,11 +9,17 @@ the version of its weights (:func:`~bezique.agents.base.agent_label`).
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from ..errors import BeziqueError, OptionError
-from ..learn.model import Model, load, shipped
 from ..observation import Observation
 from .base import parse_agent_spec, register_agent
+
+if TYPE_CHECKING:
+    from ..learn.model import Model
+
+# (bezique.learn is imported when first needed: its features use bezique.agents.targets, so a
+# top-level import here would run while bezique.agents is still being imported)
 
 
 class PolicyAgent:
@@ -25,6 +31,8 @@ class PolicyAgent:
         self.rng = random.Random(seed)
         self.model: Model | None = None
         if weights:
+            from ..learn.model import load
+
             try:
                 self.model = load(str(weights))
             except BeziqueError as e:
@@ -35,6 +43,8 @@ class PolicyAgent:
         if self.model is None:
             if obs.rules.nplayers != 2:
                 raise OptionError("the policy agent plays the two-handed games only")
+            from ..learn.model import shipped
+
             try:
                 self.model = shipped(obs.rules.variant)
             except BeziqueError as e:
@@ -54,6 +64,8 @@ class PolicyAgent:
 
 def policy_label(spec: str) -> str:
     """``policy@VERSION``: the player's name in records, with its weights' version."""
+    from ..learn.model import load, shipped
+
     _, opts = parse_agent_spec(spec)
     weights = opts.get("weights")
     try:
