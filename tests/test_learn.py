@@ -89,7 +89,7 @@ def test_inference_is_deterministic_and_matches_the_numpy_forward_pass() -> None
     data = json.loads((WEIGHTS_DIR / "bezique.json").read_text(encoding="utf-8"))
     model = shipped()
     pol = as_arrays(np, data["policy"])
-    val = as_arrays(np, {k: data["value"][k] for k in ("w", "b", "v", "c")})
+    val = as_arrays(np, data["value"])
     checked = 0
     for state in positions(20):
         obs = state.observation(state.current_player())
@@ -101,8 +101,7 @@ def test_inference_is_deterministic_and_matches_the_numpy_forward_pass() -> None
                               np.zeros(len(acts), dtype=np.int64))
         assert np.allclose(scores, want, rtol=1e-9, atol=1e-9)
         got = model.value(obs)
-        assert got == pytest.approx(float(value_forward(np, val, np.array([x]))[0])
-                                    * data["value"]["scale"], abs=1e-9)
+        assert got == pytest.approx(float(value_forward(np, val, np.array([x]))[0]), abs=1e-9)
         probs = model.probabilities(obs)
         assert sum(probs) == pytest.approx(1.0) and len(probs) == len(obs.legal)
         checked += 1
@@ -255,3 +254,14 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
                  "heuristic", "--seed", "6")
     assert result.exit_code == 2
     assert "another run" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_search_may_value_its_horizon_with_the_network() -> None:
+    """``search:evaluation=net`` (and ``blend``) play legal moves; other values are refused."""
+    for spec in ("search:samples=3,evaluation=net", "search:samples=3,evaluation=blend"):
+        agent = make_agent(spec, seed=1)
+        for state in positions(6):
+            obs = state.observation(state.current_player())
+            assert agent.act(obs) in obs.legal
+    with pytest.raises(OptionError, match="net or blend"):
+        make_agent("search:evaluation=deep")

@@ -10,7 +10,9 @@ Whole-deal rollouts are too chaotic in Bezique (one trick won or lost decides wh
 meld is ever declared), so while the stock is large a rollout plays only ``horizon`` more
 tricks and adds an evaluation: points scored and brisques taken so far, and what each hand is
 still worth, with weights fitted to thousands of deals (:mod:`bezique.agents.evaluation`;
-``evaluation=simple`` uses the hand-set :func:`evaluate` and :func:`potential` instead).
+``evaluation=simple`` uses the hand-set :func:`evaluate` and :func:`potential` instead,
+``evaluation=net`` the learned value network of :mod:`bezique.learn` on the seat's observation,
+``evaluation=blend`` the mean of the network and the fitted evaluation).
 Once fewer than ``full_below`` cards are left in the stock the deal is played out, and from
 the end phase on it is solved exactly (:mod:`bezique.agents.solver`); in the real end phase
 the agent needs no sampling at all.  The heuristic's own choice gets a head start: another
@@ -55,6 +57,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from ..cards import bit_list, card_of
 from ..errors import OptionError
@@ -167,14 +170,31 @@ def evaluate(state: State, seat: int) -> float:
     return diff + potential(state, seat) - potential(state, 1 - seat)
 
 
+def net_value(blend: bool) -> Callable[[State, int], float]:
+    """The horizon value of ``evaluation=net``: the learned value network of
+    :mod:`bezique.learn` on the seat's observation of the (sampled) world; ``blend``: the mean
+    of it and the fitted :func:`~bezique.agents.evaluation.evaluate`."""
+    from ..learn.model import shipped  # (not at the top: bezique.learn imports the agents)
+
+    model = shipped()
+
+    def value(state: State, seat: int) -> float:
+        v = model.value(state.observation(seat))
+        return 0.5 * (v + learned_evaluate(state, seat)) if blend else v
+
+    return value
+
+
 class Rollout:
     """Finishes a deal from a state: the heuristic for both seats, the solver at the end."""
 
     def __init__(self, policy: HeuristicPolicy, solver_cards: int = 8,
                  solver_nodes: int = 50_000, use_random: bool = False,
-                 rng: random.Random | None = None, learned: bool = True) -> None:
+                 rng: random.Random | None = None, learned: bool = True,
+                 value: Callable[[State, int], float] | None = None) -> None:
         self.policy = policy
-        self.evaluate = learned_evaluate if learned else evaluate
+        self.evaluate: Callable[[State, int], float] = (
+            value if value is not None else learned_evaluate if learned else evaluate)
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
         self.use_random = use_random
@@ -265,8 +285,9 @@ class SearchAgent:
             )
         if rollout not in ("heuristic", "tuned", "random"):
             raise OptionError(f"rollout must be heuristic, tuned or random, not {rollout!r}")
-        if evaluation not in ("learned", "simple"):
-            raise OptionError(f"evaluation must be learned or simple, not {evaluation!r}")
+        if evaluation not in ("learned", "simple", "net", "blend"):
+            raise OptionError(f"evaluation must be learned, simple, net or blend, not "
+                              f"{evaluation!r}")
         self.rng = random.Random(seed)
         self.samples = samples
         if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
@@ -295,7 +316,9 @@ class SearchAgent:
                                       params=TUNED if rollout == "tuned" else None)
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
-                               learned=evaluation == "learned")
+                               learned=evaluation == "learned",
+                               value=net_value(evaluation == "blend")
+                               if evaluation in ("net", "blend") else None)
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic
         self.table = TableSearch(TablePolicy(self.policy, quick=True), samples, TABLE_MS,
                                  self.prior, self.confidence, potential, horizon,

@@ -7,7 +7,8 @@ Both are networks with one hidden layer of rectified units over the inputs of
 the weights are written, see :mod:`bezique.learn.train`):
 
 * the value: the deciding seat's expected final margin of the deal (its points less the
-  other's, in points) from its observation;
+  other's, in points) from its observation: the points so far (a fixed linear part, ``base``)
+  and what the network expects the rest of the deal to add (times ``scale``);
 * the policy: a score for each legal action, ``v . relu(Wo x + Wa a + b) + u . a`` for the
   observation's inputs ``x`` and the action's ``a``; the softmax of the scores is the
   probability that the teacher (the search) plays that action.  ``Wo x + b`` is computed once
@@ -68,6 +69,7 @@ class Model:
     value_v: list[float]
     value_c: float
     scale: float
+    value_base: list[float]
     policy_wo: Rows
     policy_wa: Rows
     policy_b: list[float]
@@ -84,7 +86,11 @@ class Model:
     def value_of(self, x: list[float]) -> float:
         """:meth:`value` from the observation's features."""
         h = _hidden(self.value_w, x, self.value_b)
-        return self.scale * _out(h, self.value_v, self.value_c)
+        base = 0.0
+        for xi, bi in zip(x, self.value_base, strict=True):
+            if bi:
+                base += xi * bi
+        return base + self.scale * _out(h, self.value_v, self.value_c)
 
     def scores(self, obs: Observation) -> list[float]:
         """Each legal action's score (in ``obs.legal``'s order; higher is likelier)."""
@@ -158,6 +164,7 @@ def from_json(data: Any, version: str) -> Model:
     return Model(
         _rows(val.get("w"), len(OBS_NAMES), nv, "value w"), _floats(val.get("b"), nv, "value b"),
         _floats(val.get("v"), nv, "value v"), float(c), float(scale),
+        _floats(val.get("base"), len(OBS_NAMES), "value base"),
         _rows(pol.get("wo"), len(OBS_NAMES), npol, "policy wo"),
         _rows(pol.get("wa"), len(ACTION_NAMES), npol, "policy wa"),
         _floats(pol.get("b"), npol, "policy b"), _floats(pol.get("v"), npol, "policy v"),

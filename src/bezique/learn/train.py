@@ -4,8 +4,9 @@ with numpy, the weights file and a short report.
 The run: :func:`bezique.learn.data.generate` plays the deals not yet in the run directory;
 their decisions are read back as features (:func:`bezique.learn.data.load_examples`); the last
 tenth of the deals (at least one) is held out; the value is fitted on the stock-phase decisions
-(squared error on the final margin), the policy on every decision with a choice (cross-entropy
-of the softmax over the legal actions against the teacher's action), both with Adam on
+(squared error on what the rest of the deal adds to the points so far), the policy on every
+decision with a choice (cross-entropy of the softmax over the legal actions against the
+teacher's action), both with Adam on
 standardised inputs for ``epochs`` passes in an order drawn from the seed.  The standardisation
 is then folded into the first layer and the weights are rounded to six significant digits, so
 the file is small, inference needs no statistics, and the same arguments give the same file.
@@ -111,15 +112,24 @@ def _init(np: Any, rng: Any, n_in: int, n_out: int) -> Any:
     return rng.normal(0.0, 1.0 / math.sqrt(n_in), size=(n_in, n_out))
 
 
+def base_weights() -> list[float]:
+    """The value's fixed linear part: the points so far (points and brisques, each seat's
+    less the other's), read off the inputs; the network learns what the deal adds to them."""
+    lin = [0.0] * len(OBS_NAMES)
+    lin[OBS_NAMES.index("score_diff")] = 100.0
+    lin[OBS_NAMES.index("brisque_diff")] = 10.0
+    return lin
+
+
 def fit_value(np: Any, xo: Any, y: Any, s: Settings, rng: Any,
               tick: Callable[[], None]) -> dict[str, Any]:
-    """The value network on standardised ``xo`` (targets ``y`` in hundreds of points), as
-    arrays ``w, b, v, c`` on raw inputs."""
+    """The value network on standardised ``xo`` (targets ``y``: what the deal adds to the
+    points so far, in hundreds of points), as arrays ``w, b, v, c`` on raw inputs."""
     mean, std = _standard(np, xo)
     z = (xo - mean) / std
     w = _init(np, rng, z.shape[1], s.hidden)
     b = np.zeros(s.hidden)
-    v = _init(np, rng, s.hidden, 1)[:, 0]
+    v = 0.1 * _init(np, rng, s.hidden, 1)[:, 0]
     c = np.array([float(y.mean())])
     opt = _Adam(np, [w, b, v, c], s.rate, s.decay)
     for _ in range(s.epochs):
@@ -153,8 +163,10 @@ def policy_forward(np: Any, p: dict[str, Any], xo: Any, xa: Any, owner: Any) -> 
 
 
 def value_forward(np: Any, p: dict[str, Any], xo: Any) -> Any:
-    """The value (in the file's scale) of observations ``xo`` from arrays ``w, b, v, c``."""
-    return np.maximum(xo @ p["w"] + p["b"], 0.0) @ p["v"] + p["c"]
+    """The value in points of observations ``xo`` from a weights file's ``value`` as arrays
+    (``w, b, v, c, scale, base``)."""
+    net = np.maximum(xo @ p["w"] + p["b"], 0.0) @ p["v"] + p["c"]
+    return xo @ p["base"] + p["scale"] * net
 
 
 def _group_softmax(np: Any, scores: Any, counts: Any) -> Any:
@@ -216,7 +228,8 @@ def weights_json(np: Any, value: dict[str, Any], policy: dict[str, Any], scale: 
 
     return {"format": FORMAT, "variant": variant, "obs_names": list(OBS_NAMES),
             "action_names": list(ACTION_NAMES),
-            "value": {**out(value), "scale": scale}, "policy": out(policy), "meta": meta}
+            "value": {**out(value), "scale": scale, "base": base_weights()},
+            "policy": out(policy), "meta": meta}
 
 
 def as_arrays(np: Any, part: dict[str, Any]) -> dict[str, Any]:
@@ -244,8 +257,7 @@ def _report(np: Any, data: dict[str, Any], held: list[Decision], scale: float
     if stock:
         xo = np.array([d.obs for d in stock])
         y = np.array([d.margin for d in stock])
-        val = as_arrays(np, {k: data["value"][k] for k in ("w", "b", "v", "c")})
-        pred = value_forward(np, val, xo) * scale
+        pred = value_forward(np, as_arrays(np, data["value"]), xo)
         fitted = np.array([d.fitted for d in stock])
         so_far = xo[:, OBS_NAMES.index("score_diff")] * 100 + xo[
             :, OBS_NAMES.index("brisque_diff")] * 10
@@ -285,8 +297,9 @@ def train(out: Path, rules: Rules, s: Settings, progress: Progress | None = None
         tick_fit(done)
 
     if stock:
-        value = fit_value(np, np.array([d.obs for d in stock]),
-                          np.array([d.margin / scale for d in stock]), s, rng, tick)
+        xo = np.array([d.obs for d in stock])
+        y = (np.array([d.margin for d in stock]) - xo @ np.array(base_weights())) / scale
+        value = fit_value(np, xo, y, s, rng, tick)
     else:  # pragma: no cover - every deal has a stock phase
         raise BeziqueError("the deals hold no stock-phase decision")
     policy = fit_policy(np, _arrays(np, train_d), s, rng, tick)
