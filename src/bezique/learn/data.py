@@ -27,13 +27,14 @@ from ..arena import derive_seed
 from ..errors import BeziqueError, IllegalActionError
 from ..rules import Rules
 from ..state import State
-from .features import action_features, observation_features
+from .features import ACTION_NAMES, decision_features
 
 #: The variants ``bezique train`` learns (two seats, one pack pair; RULES.md 2, 4, 9.1).
 VARIANTS = ("bezique", "binocle")
 MANIFEST = "train.json"
 SHARDS = "deals"
 FORMAT = 1
+_PICK = ACTION_NAMES.index("heuristic")
 
 
 def deal_seed(seed: int, k: int) -> int:
@@ -158,9 +159,12 @@ def examples(rules: Rules, shard: dict[str, Any]) -> Iterator[Decision]:
         legal = list(obs.legal)
         if len(legal) > 1 and text in legal:
             stock = not state.end_phase and obs.phase != "guess"
-            pick = baseline.act(obs)
-            d = Decision(int(shard["deal"]), observation_features(obs),
-                         [action_features(obs, t) for t in legal], legal.index(text),
+            x, acts = decision_features(obs)
+            # the heuristic agent's choice; in the end phase it solves exactly, as the feature
+            # "heuristic" does already (no second solve)
+            pick = baseline.act(obs) if stock else legal[
+                max(range(len(acts)), key=lambda i: acts[i][_PICK])]
+            d = Decision(int(shard["deal"]), x, acts, legal.index(text),
                          legal.index(pick) if pick in legal else -1, 0.0,
                          fitted_evaluate(state, seat) if stock else None, stock)
             pending.append((seat, d))

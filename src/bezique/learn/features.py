@@ -17,7 +17,10 @@ An action's inputs (:data:`ACTION_NAMES`): its kind; for a card played, its rank
 a trump, shown, worth points, how many copies the seat holds and how many are unseen, whether it
 wins the trick led and what that trick holds, and the points of the melds the card could still
 be part of (what playing it may cost); for a meld, its points and how many concealed cards it
-shows.
+shows; and whether it is the heuristic agent's choice (the exact solver's in the end phase, the
+heuristic's in one world consistent with the observation before it, the world drawn with a seed
+made from the observation's text: the same observation, the same world; see
+:func:`heuristic_choice`), so the policy learns where the teacher departs from the heuristic.
 
 >>> from bezique import Rules, State
 >>> obs = State.new_deal(Rules.preset("bezique"), seed=3).observation(0)
@@ -28,6 +31,13 @@ shows.
 
 from __future__ import annotations
 
+import hashlib
+import random
+
+from ..agents.endgame import solve
+from ..agents.heuristic import HeuristicPolicy
+from ..agents.sampling import WorldSampler
+from ..agents.solver import SolverBudgetError
 from ..agents.targets import meld_targets
 from ..cards import parse_card
 from ..errors import BeziqueError
@@ -58,7 +68,7 @@ ACTION_NAMES: tuple[str, ...] = (
     *(f"kind_{k}" for k in _KINDS), *(f"rank_{r}" for r in _RANKS),
     "trump", "shown", "points", "held", "unseen", "other_known",
     "wins", "same_suit", "led_points", "led_trump", "stake", "stake_late",
-    "meld_points", "meld_cards", "meld_exposed",
+    "meld_points", "meld_cards", "meld_exposed", "heuristic",
 )
 
 
@@ -226,7 +236,28 @@ def _cards_of(text: str) -> list[int]:
     return out
 
 
-def _action_vector(v: _View, text: str) -> list[float]:
+_HEURISTIC = HeuristicPolicy(solver_cards=0)
+_SOLVE_CARDS = 8  # the heuristic agent's default: it solves ends of this many cards exactly
+
+
+def heuristic_choice(obs: Observation) -> str:
+    """The heuristic agent's action: in the end phase the exact solver's (as the heuristic
+    agent plays it), before it the heuristic's in a world consistent with ``obs``, sampled with
+    a seed made from the observation alone (so equal observations give the same answer);
+    ``""`` when the seat is not to act."""
+    if len(obs.legal) < 2:
+        return obs.legal[0] if obs.legal else ""
+    if obs.end_phase and obs.phase in ("lead", "follow") and len(obs.hand) <= _SOLVE_CARDS:
+        try:
+            return solve(obs, max_nodes=_HEURISTIC.solver_nodes).best
+        except SolverBudgetError:
+            pass
+    seed = int.from_bytes(hashlib.sha256(obs.text().encode()).digest()[:8], "big")
+    world = WorldSampler(obs).sample(random.Random(seed))
+    return world.action_to_string(_HEURISTIC.choose(world))
+
+
+def _action_vector(v: _View, text: str, pick: str) -> list[float]:
     obs = v.obs
     word = text.split(" ", 1)[0]
     kind = {"pass": "pass", "exchange": "exchange", "seven": "seven", "meld": "meld"}.get(
@@ -266,16 +297,17 @@ def _action_vector(v: _View, text: str) -> list[float]:
         meld_part[0] = kind_m.points / 100.0 if kind_m is not None else 0.0
         meld_part[1] = len(cards) / 5.0
         meld_part[2] = sum(1 for t in text.split()[1:] if "*" not in t) / 5.0
-    return x + card_part + meld_part
+    return [*x, *card_part, *meld_part, 1.0 if text == pick else 0.0]
 
 
 def action_features(obs: Observation, text: str) -> list[float]:
     """The action ``text`` of ``obs`` as a vector (see :data:`ACTION_NAMES`)."""
-    return _action_vector(_View(obs), text)
+    return _action_vector(_View(obs), text, heuristic_choice(obs))
 
 
 def decision_features(obs: Observation) -> tuple[list[float], list[list[float]]]:
     """The observation's vector and each of its legal actions' (in ``obs.legal``'s order),
     computing what they share once."""
     v = _View(obs)
-    return _obs_vector(v), [_action_vector(v, t) for t in obs.legal]
+    pick = heuristic_choice(obs)
+    return _obs_vector(v), [_action_vector(v, t, pick) for t in obs.legal]
