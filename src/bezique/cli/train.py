@@ -60,9 +60,9 @@ def stage_bars() -> Iterator[Callable[[str, int, int], None]]:
               help="Fixes the deals, the teacher's own seeds and the training.")
 @click.option("--teacher", default="search:samples=20", show_default=True,
               help="The agent playing both seats, whose decisions the policy learns.")
-@click.option("--epochs", type=int, default=30, show_default=True,
+@click.option("--epochs", type=int, default=10, show_default=True,
               help="Passes over the training decisions.")
-@click.option("--hidden", type=int, default=32, show_default=True,
+@click.option("--hidden", type=int, default=16, show_default=True,
               help="Hidden units of each network (1 to 32).")
 @click.option("--variant", default="bezique", show_default=True, help="bezique or binocle")
 def train_cmd(out: str, deals: int, seed: int, teacher: str, epochs: int, hidden: int,
