@@ -265,3 +265,19 @@ def test_the_search_may_value_its_horizon_with_the_network() -> None:
             assert agent.act(obs) in obs.legal
     with pytest.raises(OptionError, match="net or blend"):
         make_agent("search:evaluation=deep")
+
+
+def test_the_search_may_give_the_head_start_to_the_policy() -> None:
+    """``search:head=policy``: the learned policy's top action gets the head start; with a
+    prior no rollout can overcome, the search plays exactly that action."""
+    model = shipped()
+    sure = make_agent("search:samples=2,head=policy,prior=100000", seed=1)
+    for state in positions(10):
+        obs = state.observation(state.current_player())
+        scores = model.scores(obs)
+        pick = sure.act(obs)
+        assert pick in obs.legal
+        if not obs.end_phase and obs.phase != "declare":
+            assert scores[obs.legal.index(pick)] == max(scores)
+    with pytest.raises(OptionError, match="head must be"):
+        make_agent("search:head=oracle")

@@ -45,7 +45,8 @@ differ from the heuristic's (0, off, by default: it did not measurably help, see
 solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
 of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``;
 with a time budget there is no extension: the worlds are already as many as fit);
-``extend`` and ``extend_below`` as above (``extend=1``: no extension).
+``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``head=policy`` gives the
+head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
 Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON`,
@@ -278,7 +279,8 @@ class SearchAgent:
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
-                 model: float = 0.0, extend: int = 4, extend_below: int = 26) -> None:
+                 model: float = 0.0, extend: int = 4, extend_below: int = 26,
+                 head: str = "heuristic") -> None:
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise OptionError(
                 f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
@@ -308,6 +310,15 @@ class SearchAgent:
                               f"{extend!r:.40}")
         self.extend = extend
         self.extend_below = int(extend_below)
+        if head not in ("heuristic", "policy"):
+            raise OptionError(f"head must be heuristic or policy, not {head!r}")
+        # the learned policy's scores (a callable: the compiled build needs no type of
+        # bezique.learn, which is imported only when asked for)
+        self.head: Callable[[Observation], list[float]] | None = None
+        if head == "policy":
+            from ..learn.model import shipped
+
+            self.head = shipped().scores
         self.ms = 0.0
         self.set_budget(ms)
         self.limit = 0.0  # seconds any decision may take (0: no limit)
@@ -401,6 +412,9 @@ class SearchAgent:
         # ``prior`` points, and by ``confidence`` standard errors of the paired differences
         # (the same worlds), before the search departs from sound play
         pick = first.action_to_string(self.policy.choose(first)) if first is not None else ""
+        if self.head is not None:  # head=policy: the learned policy's top action instead
+            scores = self.head(obs)
+            pick = max(zip(scores, obs.legal, strict=True))[1]
         if pick not in values:
             means = _means(values)
             return max(legal, key=lambda t: (means[t], _prefer(t))), means
@@ -502,6 +516,7 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heu
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
-                 model: float = 0.0, extend: int = 4, extend_below: int = 26) -> SearchAgent:
+                 model: float = 0.0, extend: int = 4, extend_below: int = 26,
+                 head: str = "heuristic") -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
-                       evaluation, confidence, infer, ms, model, extend, extend_below)
+                       evaluation, confidence, infer, ms, model, extend, extend_below, head)
