@@ -23,7 +23,6 @@ numpy is needed here only (the ``train`` extra); inference is :mod:`bezique.lear
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -242,8 +241,7 @@ def as_arrays(np: Any, part: dict[str, Any]) -> dict[str, Any]:
     return {k: np.asarray(x, dtype=np.float64) for k, x in part.items()}
 
 
-def _report(np: Any, data: dict[str, Any], held: list[Decision], scale: float
-            ) -> dict[str, Any]:
+def _report(np: Any, data: dict[str, Any], held: list[Decision]) -> dict[str, Any]:
     """The held-out figures (see the module docstring) of the weights ``data``."""
     out: dict[str, Any] = {"held_out_decisions": len(held)}
     if not held:
@@ -312,7 +310,7 @@ def train(out: Path, rules: Rules, s: Settings, progress: Progress | None = None
         "teacher": s.teacher, "seed": s.seed, "deals": s.deals, "epochs": s.epochs,
         "hidden": s.hidden, "train_decisions": len(train_d), "value_decisions": len(stock)}
     data = weights_json(np, value, policy, scale, rules.variant, meta)
-    report = _report(np, data, held, scale)
+    report = _report(np, data, held)
     data["meta"]["report"] = report
     write_json(out / WEIGHTS, data)
     raw = (out / WEIGHTS).read_bytes()
@@ -320,8 +318,3 @@ def train(out: Path, rules: Rules, s: Settings, progress: Progress | None = None
     write_json(out / REPORT, full)
     return full
 
-
-def read_report(out: Path) -> dict[str, Any]:
-    """The report of the last run in ``out``."""
-    result: dict[str, Any] = json.loads((out / REPORT).read_text(encoding="utf-8"))
-    return result
