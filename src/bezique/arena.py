@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .agents import Agent, make_agent
+from .agents import Agent, agent_label, make_agent
 from .arena_records import records_folder, save_records, saved_set
 from .errors import BeziqueError, IllegalActionError
 from .game import Game
@@ -260,8 +260,10 @@ def play_pair(task: PairTask) -> PairResult:
 
 
 def half_players(specs: tuple[str, str], half: int) -> list[str]:
-    """The agents of seats 0 and 1 in ``half`` (A first in half 0)."""
-    return [specs[0], specs[1]] if half == 0 else [specs[1], specs[0]]
+    """The players of seats 0 and 1 in ``half`` (A first in half 0) as records name them
+    (:func:`~bezique.agents.base.agent_label`)."""
+    a, b = agent_label(specs[0]), agent_label(specs[1])
+    return [a, b] if half == 0 else [b, a]
 
 
 def half_result(rules: Rules, mode: str, deals: Sequence[State], seat_a: int, winner: int,

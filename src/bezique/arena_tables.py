@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import Agent, make_agent
+from .agents import Agent, agent_label, make_agent
 from .arena import Z95, derive_seed, play_deal, play_saved, run_tasks, score_interval
 from .arena_records import records_folder, saved_set
 from .errors import BeziqueError, OptionError
@@ -369,7 +369,7 @@ def play_table(task: TableTask) -> TableSet:
         record = None
         if task.save:
             record = game_record(rules, deals)
-            record["players"] = [task.specs[e] for e in seating]
+            record["players"] = [agent_label(task.specs[e]) for e in seating]
         results.append(seating_result(rules, task.mode, seating, deals, winner, record))
     return TableSet(task.index, tuple(results))
 
@@ -468,7 +468,7 @@ def _resumed(out_dir: Path, rules: Rules, task: TableTask) -> TableSet | None:
     seed, dealer = derive_seed(task.seed, task.index, "cards"), rules.nplayers - 1
     first = (Game(rules, seed=seed, first_dealer=dealer).state if task.mode == "games"
              else State.new_deal(rules, seed, dealer=dealer))
-    names = [[task.specs[e] for e in seating] for seating in task.seatings]
+    names = [[agent_label(task.specs[e]) for e in seating] for seating in task.seatings]
     saved = saved_set(out_dir, task.mode, task.index, names, rules, first)
     if saved is None:
         return None

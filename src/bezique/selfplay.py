@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import make_agent
+from .agents import agent_label, make_agent
 from .arena import derive_seed
 from .encoding import action_index, action_mask, check_rules, encode_observation
 from .errors import BeziqueError, IllegalActionError
@@ -127,7 +127,7 @@ def play_selfplay(spec_a: str, spec_b: str, rules: Rules, *, games: int | None =
             _play_deal(state, agents, specs, k, 0, data)
             played = [state]
         record = game_record(rules, played)
-        record["players"] = specs
+        record["players"] = [agent_label(spec) for spec in specs]
         data.records.append(record)
         if progress is not None:
             progress(k + 1)

@@ -54,16 +54,34 @@ class Agent(Protocol):
 
 AgentFactory = Callable[..., Agent]
 _REGISTRY: dict[str, tuple[AgentFactory, str]] = {}
+_LABELS: dict[str, Callable[[str], str]] = {}
 
 
-def register_agent(name: str, summary: str) -> Callable[[AgentFactory], AgentFactory]:
-    """Register a factory ``f(seed=..., **options) -> Agent`` under ``name``."""
+def register_agent(name: str, summary: str, label: Callable[[str], str] | None = None
+                   ) -> Callable[[AgentFactory], AgentFactory]:
+    """Register a factory ``f(seed=..., **options) -> Agent`` under ``name``; ``label`` turns
+    a spec of it into the player's name in records (see :func:`agent_label`)."""
 
     def deco(factory: AgentFactory) -> AgentFactory:
         _REGISTRY[name] = (factory, summary)
+        if label is not None:
+            _LABELS[name] = label
         return factory
 
     return deco
+
+
+def agent_label(spec: str) -> str:
+    """The name a record gives the player of ``spec``: the spec itself, except for agents
+    whose name must say more (the learned ``policy`` names its weights' version,
+    ``policy@VERSION``), so a record says exactly who played.
+
+    >>> agent_label("search:samples=20")
+    'search:samples=20'
+    """
+    name, _ = parse_agent_spec(spec)
+    label = _LABELS.get(name)
+    return label(spec) if label is not None else spec
 
 
 def agent_names() -> list[str]:

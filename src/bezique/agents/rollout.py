@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from ..cards import bit_list, card_of
 from ..state import LEAD, State
@@ -125,9 +126,11 @@ class Rollout:
 
     def __init__(self, policy: HeuristicPolicy, solver_cards: int = 8,
                  solver_nodes: int = 50_000, use_random: bool = False,
-                 rng: random.Random | None = None, learned: bool = True) -> None:
+                 rng: random.Random | None = None, learned: bool = True,
+                 value: Callable[[State, int], float] | None = None) -> None:
         self.policy = policy
-        self.evaluate = learned_evaluate if learned else evaluate
+        self.evaluate: Callable[[State, int], float] = (
+            value if value is not None else learned_evaluate if learned else evaluate)
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
         self.use_random = use_random

@@ -10,7 +10,9 @@ Whole-deal rollouts are too chaotic in Bezique (one trick won or lost decides wh
 meld is ever declared), so while the stock is large a rollout plays only ``horizon`` more
 tricks and adds an evaluation: points scored and brisques taken so far, and what each hand is
 still worth, with weights fitted to thousands of deals (:mod:`bezique.agents.evaluation`;
-``evaluation=simple`` uses the hand-set :func:`evaluate` and :func:`potential` instead).
+``evaluation=simple`` uses the hand-set :func:`evaluate` and :func:`potential` instead,
+``evaluation=net`` the learned value network of :mod:`bezique.learn` on the seat's observation,
+``evaluation=blend`` the mean of the network and the fitted evaluation).
 Once fewer than ``full_below`` cards are left in the stock the deal is played out, and from
 the end phase on it is solved exactly (:mod:`bezique.agents.solver`); in the real end phase
 the agent needs no sampling at all.  The heuristic's own choice gets a head start: another
@@ -54,7 +56,8 @@ with a time budget there is no extension: the worlds are already as many as fit;
 never takes more than 10% over it: no world is begun that would likely not end in time, a
 rollout past the deadline gives up, the exact solver's nodes are bounded by the time left at
 its measured speed, and with no world finished the heuristic's choice is played);
-``extend`` and ``extend_below`` as above (``extend=1``: no extension).
+``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``head=policy`` gives the
+head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
 Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON`,
@@ -66,6 +69,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from ..cards import card_name
 from ..errors import OptionError
@@ -115,6 +119,22 @@ TABLE_MS = 400.0
 TABLE_WORLDS = 2
 
 
+def net_value(blend: bool) -> Callable[[State, int], float]:
+    """The horizon value of ``evaluation=net``: the learned value network of
+    :mod:`bezique.learn` on the seat's observation of the (sampled) world; ``blend``: the mean
+    of it and the fitted :func:`~bezique.agents.evaluation.evaluate`."""
+    from ..learn.model import shipped  # (not at the top: bezique.learn imports the agents)
+    from .evaluation import evaluate as fitted
+
+    model = shipped()
+
+    def value(state: State, seat: int) -> float:
+        v = model.value(state.observation(seat))
+        return 0.5 * (v + fitted(state, seat)) if blend else v
+
+    return value
+
+
 class SearchAgent:
     """PIMC over sampled worlds with heuristic rollouts and the exact solver."""
 
@@ -124,15 +144,17 @@ class SearchAgent:
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
-                 model: float = 0.0, extend: int = 4, extend_below: int = 26) -> None:
+                 model: float = 0.0, extend: int = 4, extend_below: int = 26,
+                 head: str = "heuristic") -> None:
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise OptionError(
                 f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
             )
         if rollout not in ("heuristic", "tuned", "random"):
             raise OptionError(f"rollout must be heuristic, tuned or random, not {rollout!r}")
-        if evaluation not in ("learned", "simple"):
-            raise OptionError(f"evaluation must be learned or simple, not {evaluation!r}")
+        if evaluation not in ("learned", "simple", "net", "blend"):
+            raise OptionError(f"evaluation must be learned, simple, net or blend, not "
+                              f"{evaluation!r}")
         self.rng = random.Random(seed)
         self.samples = samples
         if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
@@ -153,6 +175,15 @@ class SearchAgent:
                               f"{extend!r:.40}")
         self.extend = extend
         self.extend_below = int(extend_below)
+        if head not in ("heuristic", "policy"):
+            raise OptionError(f"head must be heuristic or policy, not {head!r}")
+        # the learned policy's scores (a callable: the compiled build needs no type of
+        # bezique.learn, which is imported only when asked for)
+        self.head: Callable[[Observation], list[float]] | None = None
+        if head == "policy":
+            from ..learn.model import shipped
+
+            self.head = shipped().scores
         self.ms = 0.0
         self.set_budget(ms)
         self.limit = 0.0  # seconds any decision may take (0: no limit)
@@ -164,7 +195,9 @@ class SearchAgent:
                                       params=TUNED if rollout == "tuned" else None)
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
-                               learned=evaluation == "learned")
+                               learned=evaluation == "learned",
+                               value=net_value(evaluation == "blend")
+                               if evaluation in ("net", "blend") else None)
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,
         # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
         self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,
@@ -330,6 +363,9 @@ class SearchAgent:
         # ``prior`` points, and by ``confidence`` standard errors of the paired differences
         # (the same worlds), before the search departs from sound play
         pick = first.action_to_string(self.policy.choose(first)) if first is not None else ""
+        if self.head is not None:  # head=policy: the learned policy's top action instead
+            scores = self.head(obs)
+            pick = max(zip(scores, obs.legal, strict=True))[1]
         if not self.last_worlds:  # not one world in time: the heuristic's choice
             return (pick if pick in values else legal[0]), {}
         if pick not in values:
@@ -456,6 +492,7 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heu
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
-                 model: float = 0.0, extend: int = 4, extend_below: int = 26) -> SearchAgent:
+                 model: float = 0.0, extend: int = 4, extend_below: int = 26,
+                 head: str = "heuristic") -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
-                       evaluation, confidence, infer, ms, model, extend, extend_below)
+                       evaluation, confidence, infer, ms, model, extend, extend_below, head)

@@ -2,8 +2,8 @@
 
 ``bezique.cli:main`` is the console script; ``python -m bezique`` and ``python -m bezique.cli``
 run it too.  The subcommand modules (``demo``, ``replay``, ``play``, ``serve``, ``arena``,
-``tournament``, ``selfplay``, ``engine``, ``agents``, ``solve``, ``stats``) define plain click
-commands and import only :mod:`bezique.cli.common` (one-line errors, option parsing, the
+``tournament``, ``selfplay``, ``train``, ``engine``, ``agents``, ``solve``, ``stats``) define
+plain click commands and import only :mod:`bezique.cli.common` (one-line errors, option parsing, the
 progress bar) of this package; this module adds them to the group, so imports go one way.
 Every error a user can cause prints one line and exits with status 2, never a traceback.
 """
@@ -25,6 +25,7 @@ from . import (
     solve,
     stats,
     tournament,
+    train,
 )
 from .common import fail, parse_options
 
@@ -38,7 +39,7 @@ def main() -> None:
 
 for _command in (demo.demo, replay.replay_cmd, agents.agents_cmd, solve.solve_cmd, arena.arena,
                  tournament.tournament, selfplay.selfplay, engine.engine, play.play, serve.serve,
-                 stats.stats_cmd):
+                 stats.stats_cmd, train.train_cmd):
     main.add_command(_command)
 
 __all__ = ["fail", "main", "parse_options"]

@@ -1,0 +1,81 @@
+"""The ``policy`` agent: plays the learned policy's top action (:mod:`bezique.learn`), no
+search at all; ties between equal scores are broken by the agent's seed.
+
+Options (``policy:weights=FILE``): ``weights``, a weights file written by ``bezique train``
+(by default the weights shipped for the variant).  Records name the player ``policy@VERSION``,
+the version of its weights (:func:`~bezique.agents.base.agent_label`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ..errors import BeziqueError, OptionError
+from ..observation import Observation
+from .base import parse_agent_spec, register_agent
+
+if TYPE_CHECKING:
+    from ..learn.model import Model
+
+# (bezique.learn is imported when first needed: its features use bezique.agents.targets, so a
+# top-level import here would run while bezique.agents is still being imported)
+
+
+class PolicyAgent:
+    """The learned policy's top-scoring legal action."""
+
+    name = "policy"
+
+    def __init__(self, seed: int | None = None, weights: str = "") -> None:
+        self.rng = random.Random(seed)
+        self.model: Model | None = None
+        if weights:
+            from ..learn.model import load
+
+            try:
+                self.model = load(str(weights))
+            except BeziqueError as e:
+                raise OptionError(str(e)) from None
+
+    def model_for(self, obs: Observation) -> Model:
+        """The weights to play ``obs`` with: the given file, else the variant's shipped ones."""
+        if self.model is None:
+            if obs.rules.nplayers != 2:
+                raise OptionError("the policy agent plays the two-handed games only")
+            from ..learn.model import shipped
+
+            try:
+                self.model = shipped(obs.rules.variant)
+            except BeziqueError as e:
+                raise OptionError(str(e)) from None
+        return self.model
+
+    def act(self, obs: Observation) -> str:
+        """The legal action the policy scores highest (ties: a seeded choice)."""
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        scores = self.model_for(obs).scores(obs)
+        top = max(scores)
+        best = [t for t, s in zip(legal, scores, strict=True) if s == top]
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+
+def policy_label(spec: str) -> str:
+    """``policy@VERSION``: the player's name in records, with its weights' version."""
+    from ..learn.model import load, shipped
+
+    _, opts = parse_agent_spec(spec)
+    weights = opts.get("weights")
+    try:
+        version = load(str(weights)).version if weights else shipped().version
+    except BeziqueError as e:
+        raise OptionError(str(e)) from None
+    return f"policy@{version}"
+
+
+@register_agent("policy", "the learned policy's top action, no search (bezique.learn)",
+                label=policy_label)
+def _make_policy(seed: int | None = None, weights: str = "") -> PolicyAgent:
+    return PolicyAgent(seed, weights)

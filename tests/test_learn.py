@@ -1,0 +1,284 @@
+"""The learned policy and value (bezique.learn, ``bezique train``, the ``policy`` agent): the
+features see only the observation, inference in plain Python is numpy's forward pass, a training
+run is seeded and resumable, the shipped weights load and play legal moves, records name the
+weights' version, and bad options are one line with exit status 2."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bezique.learn as learn
+from bezique import Rules, State
+from bezique.agents import agent_label, make_agent
+from bezique.cli import main
+from bezique.errors import BeziqueError, OptionError
+from bezique.learn.features import ACTION_NAMES, OBS_NAMES, decision_features
+from bezique.learn.model import WEIGHTS_DIR, from_json, load, shipped
+from bezique.learn.train import as_arrays, policy_forward, value_forward
+from bezique.worlds import resample_from_infostate
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = Rules.preset("bezique")
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def played(seed: int, steps: int, variant: str = "bezique") -> State:
+    """A deal after ``steps`` random actions (or at its end)."""
+    state = State.new_deal(Rules.preset(variant), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 140),
+       variant=st.sampled_from(["bezique", "binocle"]))
+def test_features_depend_only_on_the_observation(seed: int, steps: int, variant: str) -> None:
+    """Two worlds the seat cannot tell apart give it the same vectors."""
+    state = played(seed, steps, variant)
+    if state.is_terminal():
+        return
+    seat = state.current_player()
+    world = resample_from_infostate(state, seat, random.Random(seed + 1))
+    assert world.observation(seat) == state.observation(seat)
+    mine = decision_features(state.observation(seat))
+    assert decision_features(world.observation(seat)) == mine
+    assert len(mine[0]) == len(OBS_NAMES)
+    assert all(len(a) == len(ACTION_NAMES) for a in mine[1])
+    # the other seat's view of the same world is another vector (the test can fail)
+    other = 1 - seat
+    assert decision_features(state.observation(other))[0] != mine[0]
+
+
+def test_features_follow_the_trumps_not_the_suit_names() -> None:
+    """The ace of trumps is one input whatever the trump suit."""
+    obs = State.new_deal(RULES, seed=11).observation(0)
+    x, _ = decision_features(obs)
+    for c in obs.hand:
+        if c >> 3 == obs.trump and c & 7 == 0:
+            assert x[OBS_NAMES.index("mine_trumpA")] > 0
+
+
+def positions(count: int) -> list[State]:
+    out = []
+    for k in range(count):
+        state = played(100 + k, 5 * k)
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def test_inference_is_deterministic_and_matches_the_numpy_forward_pass() -> None:
+    data = json.loads((WEIGHTS_DIR / "bezique.json").read_text(encoding="utf-8"))
+    model = shipped()
+    pol = as_arrays(np, data["policy"])
+    val = as_arrays(np, data["value"])
+    checked = 0
+    for state in positions(20):
+        obs = state.observation(state.current_player())
+        x, acts = decision_features(obs)
+        scores = model.scores(obs)
+        assert model.scores(obs) == scores  # the same every time
+        assert load(WEIGHTS_DIR / "bezique.json").scores(obs) == scores
+        want = policy_forward(np, pol, np.array([x]), np.array(acts),
+                              np.zeros(len(acts), dtype=np.int64))
+        assert np.allclose(scores, want, rtol=1e-9, atol=1e-9)
+        got = model.value(obs)
+        assert got == pytest.approx(float(value_forward(np, val, np.array([x]))[0]), abs=1e-9)
+        probs = model.probabilities(obs)
+        assert sum(probs) == pytest.approx(1.0) and len(probs) == len(obs.legal)
+        checked += 1
+    assert checked >= 18
+
+
+def test_the_shipped_weights_load_with_their_version() -> None:
+    raw = (WEIGHTS_DIR / "bezique.json").read_bytes()
+    assert learn.VERSION == hashlib.sha256(raw).hexdigest()[:10] == shipped().version
+    assert shipped().variant == "bezique"
+    assert shipped().meta["deals"] >= 100  # trained by a real run, not a test's
+
+
+def test_the_weights_ship_as_package_data() -> None:
+    """``pip install .`` takes the weights along: the package-data pattern covers them."""
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = conf["tool"]["setuptools"]["package-data"]["bezique"]
+    package = WEIGHTS_DIR.parent.parent  # where bezique is installed from
+    shipped_files = {p.relative_to(package) for p in WEIGHTS_DIR.glob("*.json")}
+    assert shipped_files
+    for f in shipped_files:
+        assert any(f.match(p) for p in patterns), f
+    assert "numpy" in conf["project"]["optional-dependencies"]["train"]
+
+
+def test_weights_of_other_features_are_refused() -> None:
+    data = json.loads((WEIGHTS_DIR / "bezique.json").read_text(encoding="utf-8"))
+    data["obs_names"] = data["obs_names"][:-1]
+    with pytest.raises(BeziqueError, match="other features"):
+        from_json(data, "x")
+    data = json.loads((WEIGHTS_DIR / "bezique.json").read_text(encoding="utf-8"))
+    data["policy"]["v"] = data["policy"]["v"][:-1]
+    with pytest.raises(BeziqueError, match="policy v"):
+        from_json(data, "x")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_policy_agent_plays_legal_moves_through_a_deal(seed: int) -> None:
+    state = State.new_deal(RULES, seed=seed)
+    agents = [make_agent("policy", seed=seed), make_agent("random", seed=seed)]
+    moves = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        obs = state.observation(seat)
+        text = agents[seat].act(obs)
+        assert text in obs.legal
+        state.apply(text)
+        moves += seat == 0
+    assert moves > 30
+
+
+def test_the_policy_agent_plays_its_top_scored_action() -> None:
+    agent = make_agent("policy", seed=3)
+    model = shipped()
+    for state in positions(12):
+        obs = state.observation(state.current_player())
+        scores = model.scores(obs)
+        pick = agent.act(obs)
+        assert scores[obs.legal.index(pick)] == max(scores)
+
+
+def test_the_policy_agent_refuses_bad_weights(tmp_path: Path) -> None:
+    with pytest.raises(OptionError, match="cannot read weights"):
+        make_agent(f"policy:weights={tmp_path / 'none.json'}")
+    obs = State.new_deal(Rules.preset("rubicon"), seed=1).observation(0)
+    with pytest.raises(OptionError, match="no learned weights"):
+        make_agent("policy").act(obs)
+
+
+def test_records_name_the_policy_with_its_weights_version(tmp_path: Path) -> None:
+    assert agent_label("policy") == f"policy@{learn.VERSION}"
+    assert agent_label("heuristic") == "heuristic"
+    out = tmp_path / "match"
+    result = run("arena", "policy", "random", "--deals", "1", "--seed", "3", "--save",
+                 str(out))
+    assert result.exit_code == 0, result.output
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 2
+    players = json.loads(files[0].read_text(encoding="utf-8"))["players"]
+    assert players == [f"policy@{learn.VERSION}", "random"]
+    shown = run("replay", str(files[0]))
+    assert shown.exit_code == 0, shown.output
+    assert f"policy@{learn.VERSION}" in shown.stdout
+    # the match resumes from its records: the names match
+    again = run("arena", "policy", "random", "--deals", "1", "--seed", "3", "--save",
+                str(out), "--resume")
+    assert again.exit_code == 0, again.output
+
+
+def train(out: Path, deals: int, *extra: str) -> Any:
+    return run("train", "--out", str(out), "--deals", str(deals), "--teacher", "heuristic",
+               "--epochs", "2", "--hidden", "4", "--seed", "5", *extra)
+
+
+def test_a_tiny_training_run_is_seeded_and_resumable(tmp_path: Path) -> None:
+    one = train(tmp_path / "one", 3)
+    assert one.exit_code == 0, one.output
+    assert "3 played now" in one.stdout
+    weights = (tmp_path / "one" / "weights.json").read_bytes()
+    report = json.loads((tmp_path / "one" / "report.json").read_text(encoding="utf-8"))
+    assert 0.0 <= report["policy_accuracy"] <= 1.0 and report["value_rmse"] > 0
+    assert report["heuristic_accuracy"] > 0.9  # the teacher is the heuristic itself
+    # the same arguments in another folder: the same weights, byte for byte
+    two = tmp_path / "two"
+    assert train(two, 3).exit_code == 0
+    assert (two / "weights.json").read_bytes() == weights
+    # resumable: a run cut short (a deal's shard missing) plays only what is missing,
+    # leaves the other shards alone and ends with the same weights
+    shards = sorted((two / "deals").glob("*.json"))
+    assert len(shards) == 3
+    kept = shards[0].stat().st_mtime_ns
+    shards[1].unlink()
+    (two / "weights.json").unlink()
+    again = train(two, 3)
+    assert again.exit_code == 0, again.output
+    assert "1 played now" in again.stdout
+    assert shards[0].stat().st_mtime_ns == kept
+    assert (two / "weights.json").read_bytes() == weights
+    # the weights play: the policy agent takes them as an option
+    agent = make_agent(f"policy:weights={two / 'weights.json'}", seed=1)
+    obs = State.new_deal(RULES, seed=9).observation(0)
+    assert agent.act(obs) in obs.legal
+    assert agent_label(f"policy:weights={two / 'weights.json'}") == (
+        f"policy@{learn.model.version_of(weights)}")
+    # more deals extend the data (the first ones are not played again)
+    more = train(two, 4)
+    assert more.exit_code == 0 and "1 played now" in more.stdout
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--deals", "0"], "--deals"),
+    (["--epochs", "0"], "--epochs"),
+    (["--hidden", "33"], "--hidden"),
+    (["--variant", "rubicon"], "--variant"),
+    (["--teacher", "nosuch"], "unknown agent"),
+    (["--teacher", "search:samples=0"], "samples"),
+])
+def test_bad_train_options_are_one_line_with_status_2(tmp_path: Path, args: list[str],
+                                                      says: str) -> None:
+    result = run("train", "--out", str(tmp_path / "run"), *args)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bezique: error: "), result.stderr
+    assert says in lines[0]
+    assert not (tmp_path / "run" / "weights.json").exists()
+
+
+def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
+    assert train(tmp_path / "run", 1).exit_code == 0
+    result = run("train", "--out", str(tmp_path / "run"), "--deals", "1", "--teacher",
+                 "heuristic", "--seed", "6")
+    assert result.exit_code == 2
+    assert "another run" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_search_may_value_its_horizon_with_the_network() -> None:
+    """``search:evaluation=net`` (and ``blend``) play legal moves; other values are refused."""
+    for spec in ("search:samples=3,evaluation=net", "search:samples=3,evaluation=blend"):
+        agent = make_agent(spec, seed=1)
+        for state in positions(6):
+            obs = state.observation(state.current_player())
+            assert agent.act(obs) in obs.legal
+    with pytest.raises(OptionError, match="net or blend"):
+        make_agent("search:evaluation=deep")
+
+
+def test_the_search_may_give_the_head_start_to_the_policy() -> None:
+    """``search:head=policy``: the learned policy's top action gets the head start; with a
+    prior no rollout can overcome, the search plays exactly that action."""
+    model = shipped()
+    sure = make_agent("search:samples=2,head=policy,prior=100000", seed=1)
+    for state in positions(10):
+        obs = state.observation(state.current_player())
+        scores = model.scores(obs)
+        pick = sure.act(obs)
+        assert pick in obs.legal
+        if not obs.end_phase and obs.phase != "declare":
+            assert scores[obs.legal.index(pick)] == max(scores)
+    with pytest.raises(OptionError, match="head must be"):
+        make_agent("search:head=oracle")
