@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 import bezique.learn as learn
 from bezique import Rules, State
 from bezique.agents import agent_label, make_agent
+from bezique.agents.features import ACTION_NAMES, OBS_NAMES, decision_features
+from bezique.agents.networks import WEIGHTS_DIR, from_json, load, shipped, version_of
 from bezique.cli import main
 from bezique.errors import BeziqueError, OptionError
-from bezique.learn.features import ACTION_NAMES, OBS_NAMES, decision_features
-from bezique.learn.model import WEIGHTS_DIR, from_json, load, shipped
 from bezique.learn.train import as_arrays, policy_forward, value_forward
 from bezique.worlds import resample_from_infostate
 
@@ -225,7 +225,7 @@ def test_a_tiny_training_run_is_seeded_and_resumable(tmp_path: Path) -> None:
     obs = State.new_deal(RULES, seed=9).observation(0)
     assert agent.act(obs) in obs.legal
     assert agent_label(f"policy:weights={two / 'weights.json'}") == (
-        f"policy@{learn.model.version_of(weights)}")
+        f"policy@{version_of(weights)}")
     # more deals extend the data (the first ones are not played again)
     more = train(two, 4)
     assert more.exit_code == 0 and "1 played now" in more.stdout

@@ -16,7 +16,7 @@ from ..observation import Observation
 from .base import parse_agent_spec, register_agent
 
 if TYPE_CHECKING:
-    from ..learn.model import Model
+    from .networks import Model
 
 # (bezique.learn is imported when first needed: its features use bezique.agents.targets, so a
 # top-level import here would run while bezique.agents is still being imported)
@@ -31,7 +31,7 @@ class PolicyAgent:
         self.rng = random.Random(seed)
         self.model: Model | None = None
         if weights:
-            from ..learn.model import load
+            from .networks import load
 
             try:
                 self.model = load(str(weights))
@@ -43,7 +43,7 @@ class PolicyAgent:
         if self.model is None:
             if obs.rules.nplayers != 2:
                 raise OptionError("the policy agent plays the two-handed games only")
-            from ..learn.model import shipped
+            from .networks import shipped
 
             try:
                 self.model = shipped(obs.rules.variant)
@@ -64,7 +64,7 @@ class PolicyAgent:
 
 def policy_label(spec: str) -> str:
     """``policy@VERSION``: the player's name in records, with its weights' version."""
-    from ..learn.model import load, shipped
+    from .networks import load, shipped
 
     _, opts = parse_agent_spec(spec)
     weights = opts.get("weights")

@@ -123,8 +123,8 @@ def net_value(blend: bool) -> Callable[[State, int], float]:
     """The horizon value of ``evaluation=net``: the learned value network of
     :mod:`bezique.learn` on the seat's observation of the (sampled) world; ``blend``: the mean
     of it and the fitted :func:`~bezique.agents.evaluation.evaluate`."""
-    from ..learn.model import shipped  # (not at the top: bezique.learn imports the agents)
     from .evaluation import evaluate as fitted
+    from .networks import shipped  # (only when asked for: it reads the weights)
 
     model = shipped()
 
@@ -181,7 +181,7 @@ class SearchAgent:
         # bezique.learn, which is imported only when asked for)
         self.head: Callable[[Observation], list[float]] | None = None
         if head == "policy":
-            from ..learn.model import shipped
+            from .networks import shipped
 
             self.head = shipped().scores
         self.ms = 0.0

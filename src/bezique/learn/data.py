@@ -4,7 +4,7 @@ as one small JSON shard per deal, and the examples read back from them.
 A shard holds what is needed to replay its deal exactly (the deal's seed, the dealer, every
 action in order), not features: the features are computed when the data is read
 (:func:`examples`), by replaying each deal and asking every deciding seat's
-:class:`~bezique.observation.Observation`, so a change of :mod:`bezique.learn.features` needs
+:class:`~bezique.observation.Observation`, so a change of :mod:`bezique.agents.features` needs
 no new self-play.  ``DIR/train.json`` names the arguments the shards were played with (teacher,
 seed, variant); a rerun with the same ones plays only the deals not there yet, so an interrupted
 run resumes, and asking for more deals extends the data (deal ``k`` depends only on the seed and
@@ -23,11 +23,11 @@ from typing import Any
 
 from ..agents import make_agent
 from ..agents.evaluation import evaluate as fitted_evaluate
+from ..agents.features import ACTION_NAMES, decision_features
 from ..arena import derive_seed
 from ..errors import BeziqueError, IllegalActionError
 from ..rules import Rules
 from ..state import State
-from .features import ACTION_NAMES, decision_features
 
 #: The variants ``bezique train`` learns (two seats, one pack pair; RULES.md 2, 4, 9.1).
 VARIANTS = ("bezique", "binocle")

@@ -18,7 +18,7 @@ root mean squared error on the final margin against today's fitted evaluation
 (:func:`bezique.agents.evaluation.evaluate`, which is given the full state, hidden cards and
 all) and against the points so far.
 
-numpy is needed here only (the ``train`` extra); inference is :mod:`bezique.learn.model`'s.
+numpy is needed here only (the ``train`` extra); inference is :mod:`bezique.agents.networks`'s.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..agents.features import ACTION_NAMES, OBS_NAMES
+from ..agents.networks import FORMAT, version_of
 from ..errors import BeziqueError
 from ..rules import Rules
 from .data import Decision, generate, load_examples, write_json
-from .features import ACTION_NAMES, OBS_NAMES
-from .model import FORMAT, version_of
 
 INSTALL_HINT = "bezique train needs numpy, which is not installed: pip install 'bezique[train]'"
 WEIGHTS = "weights.json"
@@ -226,7 +226,7 @@ def _round(x: Any) -> Any:
 
 def weights_json(np: Any, value: dict[str, Any], policy: dict[str, Any], scale: float,
                  variant: str, meta: dict[str, Any]) -> dict[str, Any]:
-    """The content of a weights file (:mod:`bezique.learn.model` reads it)."""
+    """The content of a weights file (:mod:`bezique.agents.networks` reads it)."""
     def out(p: dict[str, Any]) -> dict[str, Any]:
         return {k: _round(np.asarray(x).tolist()) for k, x in p.items()}
 

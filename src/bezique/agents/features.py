@@ -34,15 +34,15 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ..agents.endgame import solve
-from ..agents.heuristic import HeuristicPolicy
-from ..agents.sampling import WorldSampler
-from ..agents.solver import SolverBudgetError
-from ..agents.targets import meld_targets
 from ..cards import parse_card
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..tricks import beats
+from .endgame import solve
+from .heuristic import HeuristicPolicy
+from .sampling import WorldSampler
+from .solver import SolverBudgetError
+from .targets import meld_targets
 
 _KINDS = ("lead", "follow", "meld", "pass", "exchange", "seven", "other")
 _RANKS = ("A", "T", "K", "Q", "J", "9", "8", "7")

@@ -3,7 +3,7 @@ from a small JSON file, evaluated with lists of floats, so the search can call t
 rollouts without any extra dependency.
 
 Both are networks with one hidden layer of rectified units over the inputs of
-:mod:`bezique.learn.features` (the inputs' standardisation is folded into the first layer when
+:mod:`bezique.agents.features` (the inputs' standardisation is folded into the first layer when
 the weights are written, see :mod:`bezique.learn.train`):
 
 * the value: the deciding seat's expected final margin of the deal (its points less the
