@@ -13,8 +13,12 @@ import pytest
 
 from bezique import Rules, State
 from bezique.agents import make_agent
+from bezique.agents.endgame import obs_hands
 from bezique.agents.levels import LEVEL_MS, LEVELS, level_spec
 from bezique.agents.search import SearchAgent
+from bezique.agents.solver import EndSolver, SolverBudgetError
+from bezique.agents.solver_tables import hand_mask
+from bezique.cards import card_name
 
 
 def _decision_times(preset: str, budget: float, deals: int,
@@ -103,3 +107,24 @@ def test_at_a_table_with_no_time_the_search_plays_the_heuristics_move() -> None:
     assert agent.last_worlds == 0 and action in obs.legal
     patient = SearchAgent(seed=5, prior=1e9, confidence=1e9, samples=1)
     assert action == patient.act(obs)
+
+
+def test_the_end_solver_gives_up_at_its_deadline() -> None:
+    # a node budget set from the solver's measured speed can be too large where nodes cost more
+    # than on average: the solver also looks at the clock itself (every 1024 nodes)
+    s = State.new_deal(Rules.preset("binocle"), seed=1)  # 12 cards: about 5,000 nodes
+    heuristic = make_agent("heuristic", seed=0)
+    while not s.end_phase:
+        s.apply(heuristic.act(s.observation(s.current_player())))
+    obs = s.observation(s.current_player())
+    mover, other, lead = obs_hands(obs)
+    me, opp = hand_mask(mover, obs.rules.copies), hand_mask(other, obs.rules.copies)
+    solver = EndSolver(obs.rules, obs.trump)
+    solver.deadline = time.perf_counter() - 1.0  # already past
+    with pytest.raises(SolverBudgetError, match="out of time"):
+        solver.best_move(me, opp, lead)
+    assert solver.nodes == 1024
+    solver.deadline, solver.nodes = 0.0, 0  # no clock: it solves
+    card, _ = solver.best_move(me, opp, lead)
+    assert "play " + card_name(card) in obs.legal
+    assert solver.nodes > 1024

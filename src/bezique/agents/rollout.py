@@ -197,6 +197,7 @@ class Rollout:
             solver.tt.clear()
         solver.nodes = 0
         solver.max_nodes = self.solver_nodes
+        solver.deadline = self.deadline
         t0 = 0.0
         if self.deadline:  # no more nodes than fit before the deadline
             t0 = time.perf_counter()

@@ -66,6 +66,7 @@ Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -234,7 +235,15 @@ class SearchAgent:
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
         start = time.perf_counter()
-        text = self._act(obs, start)
+        # no cycle collection while the clock runs (a full collection in a large process takes
+        # a tenth of a second, more than a short budget allows); it runs after the decision
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            text = self._act(obs, start)
+        finally:
+            if collecting:
+                gc.enable()
         budget = self.budget()
         if obs.rules.nplayers > 2:
             budget = budget or TABLE_MS / 1000.0
@@ -275,6 +284,7 @@ class SearchAgent:
         solver = EndSolver(obs.rules, obs.trump)
         me, opp = hand_mask(mover, copies), hand_mask(other, copies)
         stop = start + _SOLVE_SHARE * self._planned(budget)
+        solver.deadline = stop
         nodes = MIN_NODES
         rollout = self.rollout
         while True:

@@ -35,6 +35,7 @@ win, and the last trick's 10 when ``last_trick = final``) less the opponent's, b
 from __future__ import annotations
 
 import math
+import time
 from typing import TYPE_CHECKING
 
 from ..errors import BeziqueError
@@ -68,6 +69,10 @@ class EndSolver:
         self.tt: dict[int, tuple[int, int, tuple[int, ...]]] = {}
         self.nodes = 0
         self.max_nodes = max_nodes
+        # a clock (perf_counter seconds) past which the search gives up (0: none), looked at
+        # every 1024 nodes: a node budget set from the measured speed can be too large where
+        # nodes cost more than on average
+        self.deadline = 0.0
         # suit masks and "higher than" masks per card
         self._suit = tuple(0xFF << (8 * (c >> 3)) for c in range(32))
         self._higher = tuple(((1 << (c & 7)) - 1) << (8 * (c >> 3)) for c in range(32))
@@ -187,6 +192,8 @@ class EndSolver:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SolverBudgetError(f"the solver gave up after {self.max_nodes} nodes")
+        if self.deadline and not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise SolverBudgetError("the solver ran out of time")
         pts = self.pts
         ofold = opp & M32
         if ent is not None:
@@ -340,6 +347,8 @@ class EndSolver:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SolverBudgetError(f"the solver gave up after {self.max_nodes} nodes")
+        if self.deadline and not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise SolverBudgetError("the solver ran out of time")
         best = -_INF
         for c in self._order_follow(self._reps_of(self._follow_allow(me & M32, lead),
                                                   (opp & M32) | (1 << lead)), lead, -1):
