@@ -9,12 +9,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from ..errors import BeziqueError
 from ..rules import OPTION_NAMES, Rules
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def fail(message: str) -> NoReturn:
@@ -56,6 +59,14 @@ def progress_bar(description: str, total: int, show: bool | None = None
     if not show:
         yield lambda done: None
         return
+    with rich_progress(transient=True) as bar:
+        tid = bar.add_task(description, total=total)
+        yield lambda done: bar.update(tid, completed=done, refresh=True)
+
+
+def rich_progress(transient: bool) -> Progress:
+    """The command line's rich progress display on stderr: description, bar, steps done of
+    all, time taken and left; refreshed only when told (no thread)."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -66,11 +77,9 @@ def progress_bar(description: str, total: int, show: bool | None = None
         TimeRemainingColumn,
     )
 
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
-                  auto_refresh=False, console=Console(stderr=True)) as bar:
-        tid = bar.add_task(description, total=total)
-        yield lambda done: bar.update(tid, completed=done, refresh=True)
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), TimeRemainingColumn(), transient=transient,
+                    auto_refresh=False, console=Console(stderr=True))
 
 
 def match_options(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -13,7 +13,7 @@ import click
 
 from ..errors import BeziqueError
 from ..rules import Rules
-from .common import fail
+from .common import fail, rich_progress
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -26,20 +26,8 @@ def stage_bars() -> Iterator[Callable[[str, int, int], None]]:
     if not sys.stderr.isatty():
         yield lambda stage, done, total: None
         return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     tasks: dict[str, TaskID] = {}
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), auto_refresh=False,
-                  console=Console(stderr=True)) as bar:
+    with rich_progress(transient=False) as bar:
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
