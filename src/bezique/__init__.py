@@ -1,4 +1,5 @@
-"""Bezique and Binocle: an exact rules engine, players and tools.
+"""Bezique and its family (Binocle, Rubicon, Six-pack, Eight-pack, three- and four-handed): an
+exact rules engine, players and tools.
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("bezique"), seed=1)

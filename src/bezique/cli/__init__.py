@@ -34,7 +34,8 @@ from .common import fail, parse_options
 @click.version_option(package_name="bezique", message="bezique %(version)s ("
                       + ("compiled with mypyc" if COMPILED else "pure Python") + ")")
 def main() -> None:
-    """Bezique and Binocle: play, replay and study the game."""
+    """Bezique and its family: play, replay and study the game (Bezique, Binocle, Rubicon,
+    Six-pack, Eight-pack, three- and four-handed)."""
 
 
 for _command in (demo.demo, replay.replay_cmd, agents.agents_cmd, solve.solve_cmd, arena.arena,
