@@ -38,13 +38,13 @@ share their side's result (side totals decide, RULES.md 9.5).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .agents import Agent, agent_label, make_agent
-from .arena import Z95, derive_seed, play_deal, play_saved, run_tasks, score_interval
+from .arena import Z95, derive_seed, play_deal, play_saved, score_interval
 from .arena_records import records_folder, saved_set
 from .errors import BeziqueError, OptionError
 from .game import Game
@@ -396,13 +396,6 @@ def table_tasks(lineup: Lineup, rules: Rules, mode: str, count: int, seed: int,
     k = len(lineup.seatings)
     return [TableTask(i, lineup.seatings, lineup.specs, rules.variant, options, mode, seed, save)
             for i in range((count + k - 1) // k)]
-
-
-def play_tables(tasks: list[TableTask], jobs: int = 1, ray: str | None = None
-                ) -> Iterator[tuple[int, TableSet]]:
-    """Play every set, yielding ``(task number, set)`` as each is done: on ``jobs`` local
-    processes or on Ray, as :func:`bezique.arena.run_tasks`."""
-    yield from run_tasks(play_table, tasks, jobs, ray)
 
 
 def play_table_match(
