@@ -50,6 +50,7 @@ COMPILED_MODULES = (
     "src/bezique/agents/solver_tables.py",
     "src/bezique/agents/solver.py",
     "src/bezique/agents/endgame.py",
+    "src/bezique/agents/timeline.py",
     "src/bezique/agents/sampling.py",
     "src/bezique/agents/heuristic.py",
     "src/bezique/agents/evaluation.py",

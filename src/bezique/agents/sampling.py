@@ -28,6 +28,7 @@ from ..observation import Observation
 from ..state import FOLLOW, State
 from .carte_worlds import FREE, fill_open, place_carte
 from .targets import meld_targets
+from .timeline import known_added, place_uses
 
 _TRIES = 200
 _INFER_TRIES = 24  # tries for a world the inference keeps before taking the likeliest seen
@@ -159,30 +160,6 @@ class _Plan:
         # the turn-up card dealt: public (everyone saw it turned), even after the opponent took it
         self.turnup = obs.turnup_dealt
 
-    def _known_added(self, turnup: int) -> Counter[int]:
-        """How many copies of each card become known in the opponent's concealed hand."""
-        added: Counter[int] = Counter()
-        shown: Counter[int] = Counter()
-        cur = turnup
-        for ev, arg, kind in self.events:
-            if ev == "turnup":
-                added[cur] += 1
-                if kind == "exchange":
-                    cur = self.seven
-            elif ev == "swap":
-                cur = self.seven
-            elif ev == "unshow":
-                shown[arg] -= 1
-            elif ev == "endphase":
-                added += +shown
-                shown = Counter()
-            elif ev == "use":
-                if kind == "seven":
-                    added[arg] += 1
-                elif kind == "meld":
-                    shown[arg] += 1
-        return added
-
     def build(self, rng: random.Random, explore: float = 0.0) -> _Deal | None:
         """One candidate deal, or None if the random choices fail.
 
@@ -196,7 +173,7 @@ class _Plan:
         turnup = self.turnup
         # how many times a known copy of each card must be the one used: the known copies
         # added less those still known at the end (the rest of the uses come from unknown cards)
-        quota = self._known_added(turnup)
+        quota = known_added(self.events, turnup, self.seven)
         quota.subtract(Counter(obs.opponent_known))
         if any(v < 0 for v in quota.values()):
             return None
@@ -204,53 +181,11 @@ class _Plan:
         recv: list[int] = [0] * self.nslots  # when each slot reached the opponent's hand
         deadline: list[int] = [_FREE] * self.nslots  # when its card was first used
         pending: list[int] = []
-        known: Counter[int] = Counter()
-        shown: Counter[int] = Counter()
-        cur_turnup = turnup
-        for when, (ev, arg, kind) in enumerate(self.events):
-            if ev == "recv":
-                pending.append(arg)
-                recv[arg] = when
-            elif ev == "turnup":
-                known[cur_turnup] += 1
-                if kind == "exchange":
-                    cur_turnup = self.seven
-            elif ev == "swap":
-                cur_turnup = self.seven
-            elif ev == "unshow":
-                shown[arg] -= 1
-            elif ev == "endphase":
-                known += +shown
-                shown = Counter()
-            else:
-                c = arg
-                use_known = False
-                if known[c] > 0 and kind != "seven":
-                    if not pending or (c == self.seven and declared and kind == "play"):
-                        # (scored sevens are played first when sevens are declared)
-                        use_known = True
-                    else:
-                        use_known = quota[c] > 0
-                        if explore and rng.random() < explore:
-                            use_known = not use_known
-                if use_known:
-                    known[c] -= 1
-                    quota[c] -= 1
-                else:
-                    if not pending:
-                        return None
-                    j = rng.randrange(len(pending))
-                    slots[pending[j]] = c
-                    deadline[pending[j]] = when
-                    pending[j] = pending[-1]
-                    pending.pop()
-                    if kind == "seven":
-                        known[c] += 1
-                if kind == "meld":
-                    shown[c] += 1
+        known = place_uses(self.events, turnup, self.seven, declared, quota, rng, slots, pending,
+                           recv, deadline, explore)
         # the exchange by the seat puts its seven under the stock as the turn-up: tracked by
         # the state itself; here only the final opponent-known cards need checking
-        if +known != Counter(obs.opponent_known):
+        if known is None or +known != Counter(obs.opponent_known):
             return None
         # the pool of cards still to place
         pool: Counter[int] = Counter(card_of(p) for p in rules.deck)

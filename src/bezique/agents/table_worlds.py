@@ -43,11 +43,9 @@ from ..observation import Observation
 from ..state import State
 from ..tricks import beats
 from .sampling import SamplingError
+from .timeline import Event, known_added, place_uses
 
 _TRIES = 300
-
-# one event in a seat's public timeline: (what, card or slot, kind)
-_Event = tuple[str, int, str]
 
 
 def _token(token: str) -> tuple[int, str]:
@@ -81,7 +79,7 @@ class TablePlan:
         my_stock: dict[int, int] = {}
         other_stock: list[list[int]] = [[] for _ in range(n)]  # stock places per seat, in order
         my_used: Counter[int] = Counter()
-        events: list[list[_Event]] = [[("recv", i, "hand") for i in range(hs)] for _ in range(n)]
+        events: list[list[Event]] = [[("recv", i, "hand") for i in range(hs)] for _ in range(n)]
         nslots = [hs] * n
         trick: list[int] = []  # the cards of the current trick
         best = -1
@@ -167,26 +165,7 @@ class TablePlan:
     def _quota(self, j: int) -> Counter[int]:
         """How many times seat ``j`` must have used a known copy of each card: the known copies
         it gained less those it still holds (the other uses come from unknown cards)."""
-        added: Counter[int] = Counter()
-        shown: Counter[int] = Counter()
-        cur = self.turnup
-        for ev, arg, kind in self.events[j]:
-            if ev == "turnup":
-                added[cur] += 1
-                if kind == "exchange":
-                    cur = self.seven
-            elif ev == "swap":
-                cur = self.seven
-            elif ev == "unshow":
-                shown[arg] -= 1
-            elif ev == "endphase":
-                added += +shown
-                shown = Counter()
-            elif ev == "use":
-                if kind == "seven":
-                    added[arg] += 1
-                elif kind == "meld":
-                    shown[arg] += 1
+        added = known_added(self.events[j], self.turnup, self.seven)
         added.subtract(Counter(self.obs.known_cards[j]))
         return added
 
@@ -194,50 +173,12 @@ class TablePlan:
                     pending: list[int]) -> bool:
         """Put each card seat ``j`` used in a slot it received before the use (``slots`` gets
         the cards, ``pending`` the slots left free); False if its known copies do not add up."""
-        declared = self.obs.rules.seven == "declared"
         quota = Counter(self.quotas[j])
         if any(v < 0 for v in quota.values()):
             return False
-        known: Counter[int] = Counter()
-        shown: Counter[int] = Counter()
-        cur = self.turnup
-        for ev, arg, kind in self.events[j]:
-            if ev == "recv":
-                pending.append(arg)
-            elif ev == "turnup":
-                known[cur] += 1
-                if kind == "exchange":
-                    cur = self.seven
-            elif ev == "swap":
-                cur = self.seven
-            elif ev == "unshow":
-                shown[arg] -= 1
-            elif ev == "endphase":
-                known += +shown
-                shown = Counter()
-            else:
-                c = arg
-                use_known = False
-                if known[c] > 0 and kind != "seven":
-                    if not pending or (c == self.seven and declared and kind == "play"):
-                        use_known = True
-                    else:
-                        use_known = quota[c] > 0
-                if use_known:
-                    known[c] -= 1
-                    quota[c] -= 1
-                else:
-                    if not pending:
-                        return False
-                    i = rng.randrange(len(pending))
-                    slots[pending[i]] = c
-                    pending[i] = pending[-1]
-                    pending.pop()
-                    if kind == "seven":
-                        known[c] += 1
-                if kind == "meld":
-                    shown[c] += 1
-        return +known == Counter(self.obs.known_cards[j])
+        known = place_uses(self.events[j], self.turnup, self.seven,
+                           self.obs.rules.seven == "declared", quota, rng, slots, pending)
+        return known is not None and +known == Counter(self.obs.known_cards[j])
 
     def _fill(self, rng: random.Random, rest: list[int], slots: list[list[int]],
               pending: list[list[int]]) -> bool:
