@@ -372,6 +372,34 @@ def require_two_seats(rules: Rules) -> None:
             f"{' '.join('ABCD'[:n])} --variant {rules.variant}')")
 
 
+def checked_match(specs: Sequence[str], games: int | None, deals: int | None, jobs: int,
+                  ray: str | None, save: str | Path | None, resume: bool) -> tuple[str, int]:
+    """The mode (``"games"`` or ``"deals"``) and the count of a match, after refusing with
+    :class:`BeziqueError` what cannot be played: both counts or neither, a count under 1, too few
+    jobs, an unknown agent or option (before any deal starts), ``resume`` without ``save``.
+
+    >>> checked_match(["random", "heuristic"], None, 10, 1, None, None, False)
+    ('deals', 10)
+    >>> checked_match(["random"], 2, 10, 1, None, None, False)
+    Traceback (most recent call last):
+    ...
+    bezique.errors.BeziqueError: give either a number of games or a number of deals
+    """
+    if (games is None) == (deals is None):
+        raise BeziqueError("give either a number of games or a number of deals")
+    count = games if games is not None else deals
+    assert count is not None
+    if count < 1:
+        raise BeziqueError(f"the number of {'games' if games else 'deals'} must be at least 1")
+    if jobs < (0 if ray is not None else 1):
+        raise BeziqueError("--jobs must be at least 1")
+    for spec in specs:
+        make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
+    if resume and save is None:
+        raise BeziqueError("--resume needs --save DIR: the folder of the records to go on from")
+    return ("games" if games is not None else "deals"), count
+
+
 def run_match(
     spec_a: str,
     spec_b: str,
@@ -398,19 +426,7 @@ def run_match(
     cut short goes on where it stopped with the same result as one run.
     """
     require_two_seats(rules)
-    if (games is None) == (deals is None):
-        raise BeziqueError("give either a number of games or a number of deals")
-    count = games if games is not None else deals
-    assert count is not None
-    if count < 1:
-        raise BeziqueError(f"the number of {'games' if games else 'deals'} must be at least 1")
-    if jobs < (0 if ray is not None else 1):
-        raise BeziqueError("--jobs must be at least 1")
-    mode = "games" if games is not None else "deals"
-    for spec in (spec_a, spec_b):
-        make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
-    if resume and save is None:
-        raise BeziqueError("--resume needs --save DIR: the folder of the records to go on from")
+    mode, count = checked_match((spec_a, spec_b), games, deals, jobs, ray, save, resume)
     out_dir = records_folder(save)
     tasks = pair_tasks(spec_a, spec_b, rules, mode, count, seed, out_dir is not None)
     result = MatchResult((spec_a, spec_b), mode, seed)

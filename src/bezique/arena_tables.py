@@ -44,9 +44,9 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, agent_label, make_agent
-from .arena import Z95, derive_seed, play_deal, play_saved, score_interval
+from .arena import Z95, checked_match, derive_seed, play_deal, play_saved, score_interval
 from .arena_records import records_folder, saved_set
-from .errors import BeziqueError, OptionError
+from .errors import OptionError
 from .game import Game
 from .record import game_record
 from .rules import Rules
@@ -430,19 +430,7 @@ def play_table_match(
     1.0
     """
     lineup = table_lineup(agents, rules)
-    if (games is None) == (deals is None):
-        raise BeziqueError("give either a number of games or a number of deals")
-    count = games if games is not None else deals
-    assert count is not None
-    if count < 1:
-        raise BeziqueError(f"the number of {'games' if games else 'deals'} must be at least 1")
-    if jobs < (0 if ray is not None else 1):
-        raise BeziqueError("--jobs must be at least 1")
-    mode = "games" if games is not None else "deals"
-    for spec in lineup.specs:
-        make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
-    if resume and save is None:
-        raise BeziqueError("--resume needs --save DIR: the folder of the records to go on from")
+    mode, count = checked_match(lineup.specs, games, deals, jobs, ray, save, resume)
     out_dir = records_folder(save)
     tasks = table_tasks(lineup, rules, mode, count, seed, out_dir is not None)
     result = TableMatchResult(lineup, rules.variant, mode, seed)
