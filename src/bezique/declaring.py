@@ -34,6 +34,7 @@ from .melds import (
     meld_problem,
     quick_patterns,
     reuse_problem,
+    suit_filter,
 )
 from .position import (
     CARTE_NOT_YET,
@@ -293,6 +294,7 @@ class Declaring(Position):
         if self.trump < 0 and (suit := fixed_trump(rules, kind, bits(mask))) >= 0:
             self.trump = suit
             self._patterns = quick_patterns(rules, suit)
+            self._quick = suit_filter(rules, suit)
             self._sync_extra()
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)  # (with the new log: _score syncs _extra)

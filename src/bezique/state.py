@@ -38,6 +38,7 @@ from .errors import IllegalActionError, RecordError
 from .melds import (
     quick_patterns,
     shown_groups,
+    suit_filter,
 )
 from .observation import Observation, observe
 from .position import (
@@ -145,6 +146,7 @@ class State(Declaring):
         s._played7 = s._seven7 if rules.seven == "played" else -1
         s.deal_hands = tuple(tuple(h) for h in hands)
         s._patterns = quick_patterns(rules, s.trump)
+        s._quick = suit_filter(rules, s.trump)
         s.stock_pos = 0
         s.turnup_phys = turnup
         s.hand_masks = tuple(mask_of(h) for h in hands)
@@ -191,6 +193,7 @@ class State(Declaring):
         s.lead_card = self.lead_card
         s.meld_log = self.meld_log
         s._patterns = self._patterns
+        s._quick = self._quick
         s.phase_id = self.phase_id
         s.stock_pos = self.stock_pos
         s._prev = self._prev
