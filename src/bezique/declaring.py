@@ -116,7 +116,8 @@ class Declaring(Position):
     def _declare_actions(self, seat: int) -> list[int]:
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
-            out = [m << 9 for m in self._meld_masks(seat, self._patterns)]  # act.meld_action
+            masks = self._meld_masks(seat, self._patterns)
+            out = [m << 9 for m in masks] if masks else []  # act.meld_action
         else:
             out = []
         if rules.turnup and not self._dseven and (

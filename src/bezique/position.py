@@ -514,6 +514,10 @@ class Position:
     def _meld_masks(self, seat: int, patterns: tuple[QuickPattern, ...]) -> list[int]:
         """:meth:`legal_meld_masks` searched over ``patterns`` only (a part of ``_patterns``)."""
         quick = self._quick if patterns is self._patterns else None
+        if len(self.hand_masks) != 4 and quick is not None and not quick.passing(
+            self.hand_masks[seat] | self.shown_masks[seat]
+        ):
+            return []  # (the common case: no meld passes the search's first filter)
         if len(self.hand_masks) == 4 and (mate := self.partner(seat)) >= 0:
             return partner_melds(self.rules, patterns, self.hand_masks[seat],
                                  self.shown_masks[seat], self.shown_masks[mate],
