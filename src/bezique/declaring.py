@@ -117,6 +117,7 @@ class Declaring(Position):
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
             masks = self._meld_masks(seat, self._patterns)
+            self._listed = (self._prev, masks)
             out = [m << 9 for m in masks] if masks else []  # act.meld_action
         else:
             out = []
@@ -262,8 +263,12 @@ class Declaring(Position):
                                              self._restored[seat])
         if problem:
             raise IllegalActionError(problem)
-        if mask != asked or mask not in self._meld_masks(seat, matching_patterns(self._patterns,
-                                                                                 mask)):
+        # a meld the declaring turn listed at this very position is one the search lists
+        listed = self._listed
+        listed_here = listed[0] is self._prev and mask in listed[1]
+        if mask != asked or (not listed_here and mask not in self._meld_masks(
+            seat, matching_patterns(self._patterns, mask)
+        )):
             if mate >= 0 and mask & mate_shown and not mask & ~mate_shown:
                 raise IllegalActionError("add at least one card of your own to your partner's")
             if mate >= 0 and mask & mate_shown and rules.partner_bezique == "own":

@@ -45,6 +45,7 @@ from .notation import action_to_string, string_to_action
 from .rules import Rules, cut_bounds
 from .scoring import Settlement, settle, settlement_words, sides, zero_sum
 
+NOT_LISTED: Final[tuple[object, list[int]]] = ((), [])  # no declaring turn listed yet
 LEAD: Final = 0
 FOLLOW: Final = 1
 DECLARE: Final = 2
@@ -86,6 +87,7 @@ class Position:
         "_extra",
         "_guess",
         "_last",
+        "_listed",
         "_nstock",
         "_patterns",
         "_played7",
@@ -165,6 +167,10 @@ class Position:
     _trick: tuple[int, ...]
     _winner: int
     _prev: tuple[Any, ...] | None
+    # the melds the declaring turn listed, with the ``_prev`` of the position they were listed
+    # at (an action's snapshot identifies the position after it): declaring one of them is
+    # legal without searching again
+    _listed: tuple[object, list[int]]
 
     # ------------------------------------------------------------------ snapshots
 

@@ -49,6 +49,7 @@ from .position import (
     FOLLOW,
     GUESS_CUT,
     LEAD,
+    NOT_LISTED,
     OVER,
     PHASE_NAMES,
     REASONS,
@@ -174,6 +175,7 @@ class State(Declaring):
         s._events = ()
         s._winner = -1
         s._prev = None
+        s._listed = NOT_LISTED
         s._sync_extra()
         if turnup >= 0 and rank_of(turnup) == rules.seven_rank:
             s.scored_sevens = 1 << turnup
@@ -197,6 +199,7 @@ class State(Declaring):
         s.phase_id = self.phase_id
         s.stock_pos = self.stock_pos
         s._prev = self._prev
+        s._listed = NOT_LISTED
         s.scored_sevens = self.scored_sevens
         s._scores = self._scores
         s.shown_masks = self.shown_masks
