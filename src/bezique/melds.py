@@ -7,6 +7,8 @@ class, every physical card that has been in a meld of that class.
 
 - :func:`quick_patterns` makes the variant's meld table concrete under a trump suit, with the
   masks the meld search needs to reject most patterns at once.
+- :class:`SuitFilter` (two packs) is the meld search's first filter, the cards each pattern
+  needs, in four table look-ups for all the patterns at once.
 - :func:`classify` names the meld a set of cards forms (a meld is named by its cards alone).
 - :func:`meld_problem` judges one meld against the seat's earlier melds (rules 3–6 of RULES.md
   3.3, with the options ``reform``, ``cross_class`` and ``fresh_card``) and words the reason a
@@ -36,6 +38,7 @@ from typing import Final
 from .cards import (
     CARD_MASK32,
     QUEEN,
+    SUITS02,
     bits,
     card_symbol,
     fold_copies,
@@ -99,7 +102,6 @@ def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
 
 _FIELD: Final = 12  # bits per pattern in a filter sum
 _LOW16: Final = 0xFFFF
-_SUITS02: Final = 0x00FF00FF  # the bytes of suits 0 and 2 of a 32-bit card mask
 
 
 class SuitFilter:
@@ -128,8 +130,8 @@ class SuitFilter:
         self.bias = bias
         self.tops = tops
         self.needs = tuple(needs)
-        self.relevant02 = relevant & _SUITS02
-        self.relevant13 = relevant >> 8 & _SUITS02
+        self.relevant02 = relevant & SUITS02
+        self.relevant13 = relevant >> 8 & SUITS02
         self.tables: tuple[dict[int, int], ...] = ({}, {}, {}, {})
 
     def passing(self, held_phys: int) -> int:

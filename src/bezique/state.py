@@ -18,19 +18,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
 
 from . import actions as act
 from .actions import PASS
 from .cards import (
     CARD_MASK32,
     COPIES_OF,
+    SUIT_PLAYS0,
+    SUIT_PLAYS1,
+    SUIT_PLAYS2,
+    SUIT_PLAYS3,
+    SUITS02,
     card_name,
     card_symbol,
     mask_of,
     rank_of,
     replicate,
     suit_of,
+    suit_plays,
 )
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .declaring import Declaring
@@ -276,14 +281,14 @@ class State(Declaring):
             second = hand >> 32
             hi = second & ~lo  # second copies of cards not held as first copies
             # the keys of suits 0 and 2 (``even``), 1 and 3 (``odd``): (first, only second)
-            even = lo & _SUITS02 | (hi & _SUITS02) << 8
-            odd = lo >> 8 & _SUITS02 | (hi >> 8 & _SUITS02) << 8
+            even = lo & SUITS02 | (hi & SUITS02) << 8
+            odd = lo >> 8 & SUITS02 | (hi >> 8 & SUITS02) << 8
             try:
-                out = [*_REPS0[even & 0xFFFF], *_REPS1[odd & 0xFFFF], *_REPS2[even >> 16],
-                       *_REPS3[odd >> 16]]
+                out = [*SUIT_PLAYS0[even & 0xFFFF], *SUIT_PLAYS1[odd & 0xFFFF],
+                       *SUIT_PLAYS2[even >> 16], *SUIT_PLAYS3[odd >> 16]]
             except KeyError:
-                out = [*_suit_reps(0, even & 0xFFFF), *_suit_reps(1, odd & 0xFFFF),
-                       *_suit_reps(2, even >> 16), *_suit_reps(3, odd >> 16)]
+                out = [*suit_plays(0, even & 0xFFFF), *suit_plays(1, odd & 0xFFFF),
+                       *suit_plays(2, even >> 16), *suit_plays(3, odd >> 16)]
             dup = lo & second
         else:
             # one 32-bit word per copy (a mask of four or more packs is a long int: shifting
@@ -591,26 +596,3 @@ class State(Declaring):
             f"<State {self.rules.variant} trick {self.trick_count + 1} {self.phase} "
             f"player {self.turn} scores {list(self._scores)}>"
         )
-
-
-# Two packs: one suit's cards to list as plays, in rank order, one table per suit keyed by
-# ``only_second << 8 | first`` (the rank bits of the suit's cards held as the first copy, and
-# held only as the second); filled as hands are met (at most 3**8 entries each).
-_SUITS02: Final = 0x00FF00FF  # the bytes of suits 0 and 2 of a 32-bit card mask
-_REPS0: Final[dict[int, tuple[int, ...]]] = {}
-_REPS1: Final[dict[int, tuple[int, ...]]] = {}
-_REPS2: Final[dict[int, tuple[int, ...]]] = {}
-_REPS3: Final[dict[int, tuple[int, ...]]] = {}
-_SUIT_REPS: Final = (_REPS0, _REPS1, _REPS2, _REPS3)
-
-
-def _suit_reps(suit: int, key: int) -> tuple[int, ...]:
-    table = _SUIT_REPS[suit]
-    got = table.get(key)
-    if got is None:
-        second, first = key >> 8, key & 255
-        got = table[key] = tuple(
-            suit * 8 + i + (0 if first >> i & 1 else 32)
-            for i in range(8) if (first | second) >> i & 1
-        )
-    return got
