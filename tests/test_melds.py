@@ -509,3 +509,19 @@ def test_the_two_pack_filter_passes_exactly_the_patterns_a_holding_could_form(
             passing = quick.passing(held)
             got = [i for i in range(len(patterns)) if passing >> (12 * i + 11) & 1]
             assert got == want, (trump, hex(held))
+
+
+def test_a_state_with_the_two_pack_filter_pickles_and_copies() -> None:
+    """A state keeps the meld filter of its trump: pickled or deep-copied (OpenSpiel does both)
+    it comes back the same position, listing the same actions, sharing the cached filter."""
+    import copy
+    import pickle
+
+    s = State.new_deal(Rules.preset("bezique"), seed=3)
+    rng = random.Random(3)
+    while s.phase != "declare":
+        s.apply_action(rng.choice(s.legal_actions()))
+    for twin in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert twin.key() == s.key()
+        assert twin.legal_actions() == s.legal_actions()
+        assert twin._quick is s._quick is not None

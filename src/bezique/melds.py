@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Any, Final
 
 from .cards import (
     CARD_MASK32,
@@ -116,9 +116,12 @@ class SuitFilter:
     2048 (its top bit clear).  Entries are computed when a suit holding is first met (at most
     4**5 per suit for the classic table, whose melds use five ranks)."""
 
-    __slots__ = ("bias", "needs", "relevant02", "relevant13", "tables", "tops")
+    __slots__ = ("bias", "needs", "relevant02", "relevant13", "rules", "tables", "tops", "trump")
 
-    def __init__(self, patterns: tuple[QuickPattern, ...]) -> None:
+    def __init__(self, rules: Rules, trump: int) -> None:
+        self.rules = rules
+        self.trump = trump
+        patterns = quick_patterns(rules, trump)
         relevant = bias = tops = 0
         needs: list[tuple[int, int, int]] = []
         for i, q in enumerate(patterns):
@@ -133,6 +136,10 @@ class SuitFilter:
         self.relevant02 = relevant & SUITS02
         self.relevant13 = relevant >> 8 & SUITS02
         self.tables: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (a state is, e.g. by OpenSpiel) as the cached filter of its rules and trump."""
+        return suit_filter, (self.rules, self.trump)
 
     def passing(self, held_phys: int) -> int:
         """The patterns that pass the filter for a holding (physical, two packs): bit
@@ -173,7 +180,7 @@ def suit_filter(rules: Rules, trump: int) -> SuitFilter | None:
     else None.  Cached per (rules, trump)."""
     key = (rules, trump)
     if key not in _FILTERS:
-        _FILTERS[key] = SuitFilter(quick_patterns(rules, trump)) if rules.copies == 2 else None
+        _FILTERS[key] = SuitFilter(rules, trump) if rules.copies == 2 else None
     return _FILTERS[key]
 
 
