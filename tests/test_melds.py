@@ -478,3 +478,50 @@ def test_meld_legality_matches_an_independent_reading_of_the_rules(
                 checked += 1
             s.apply_action(_choose(s, rng, legal))
     assert checked > 100
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle"])
+def test_the_two_pack_filter_passes_exactly_the_patterns_a_holding_could_form(
+    variant: str,
+) -> None:
+    """The meld search's first filter (``SuitFilter``, four table look-ups) passes exactly the
+    patterns whose cards needed once and twice are held, and the "n of a rank" with enough
+    copies: the test of each pattern it replaces, over random holdings of every size."""
+    from bezique.cards import CARD_MASK32
+    from bezique.melds import quick_patterns, suit_filter
+
+    r = Rules.preset(variant)
+    rng = random.Random(variant)
+    pack = list(range(64))
+    for trump in (-1, 0, 1, 2, 3):
+        patterns = quick_patterns(r, trump)
+        quick = suit_filter(r, trump)
+        assert quick is not None
+        for _ in range(400):
+            held = 0
+            for p in rng.sample(pack, rng.randrange(0, 25)):
+                held |= 1 << p
+            once = (held | held >> 32) & CARD_MASK32
+            twice = held & held >> 32 & CARD_MASK32
+            want = [i for i, q in enumerate(patterns)
+                    if not q[4] & ~once and not q[5] & ~twice
+                    and (held & q[2]).bit_count() >= q[6]]
+            passing = quick.passing(held)
+            got = [i for i in range(len(patterns)) if passing >> (12 * i + 11) & 1]
+            assert got == want, (trump, hex(held))
+
+
+def test_a_state_with_the_two_pack_filter_pickles_and_copies() -> None:
+    """A state keeps the meld filter of its trump: pickled or deep-copied (OpenSpiel does both)
+    it comes back the same position, listing the same actions, sharing the cached filter."""
+    import copy
+    import pickle
+
+    s = State.new_deal(Rules.preset("bezique"), seed=3)
+    rng = random.Random(3)
+    while s.phase != "declare":
+        s.apply_action(rng.choice(s.legal_actions()))
+    for twin in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert twin.key() == s.key()
+        assert twin.legal_actions() == s.legal_actions()
+        assert twin._quick is s._quick is not None

@@ -1,5 +1,7 @@
 """Cards as small ints, physical copies as bits of an int mask, and their text forms.
 
+With two packs, :func:`suit_plays` tabulates one suit's distinct cards as plays (one copy each).
+
 A *card* is an int ``suit * 8 + rank`` with rank 0..7 for A T K Q J 9 8 7 (high to low) and
 suit 0..3 for S H D C, so a lower rank number is a higher card.  A *physical card* (one copy of
 a card in a multi-pack game) is ``copy * 32 + card``; a set of physical cards is an int bitmask
@@ -192,3 +194,32 @@ def sort_key(card: int) -> tuple[int, int]:
 def cards_text(cards: Iterable[int]) -> str:
     """Canonical text of several cards, sorted, separated by spaces."""
     return " ".join(card_name(c) for c in sorted(cards, key=sort_key))
+
+
+# Two packs: one suit's distinct cards as plays (the first copy of a card held as the first, else
+# the second), in rank order: one table per suit keyed by ``only_second << 8 | first`` (the
+# rank bits of the suit's cards held as the first copy, and held only as the second), filled as
+# holdings are met (at most 3**8 entries each).  ``State.legal_actions`` reads them.
+SUITS02: Final = 0x00FF00FF  # the bytes of suits 0 and 2 of a 32-bit card mask
+SUIT_PLAYS0: Final[dict[int, tuple[int, ...]]] = {}
+SUIT_PLAYS1: Final[dict[int, tuple[int, ...]]] = {}
+SUIT_PLAYS2: Final[dict[int, tuple[int, ...]]] = {}
+SUIT_PLAYS3: Final[dict[int, tuple[int, ...]]] = {}
+_SUIT_PLAYS: Final = (SUIT_PLAYS0, SUIT_PLAYS1, SUIT_PLAYS2, SUIT_PLAYS3)
+
+
+def suit_plays(suit: int, key: int) -> tuple[int, ...]:
+    """The plays of ``suit``'s table for ``key`` (see above), computed on first use.
+
+    >>> suit_plays(1, 0b10 << 8 | 0b1)  # A♥ held as the first copy, 10♥ only as the second
+    (8, 41)
+    """
+    table = _SUIT_PLAYS[suit]
+    got = table.get(key)
+    if got is None:
+        second, first = key >> 8, key & 255
+        got = table[key] = tuple(
+            suit * 8 + i + (0 if first >> i & 1 else 32)
+            for i in range(8) if (first | second) >> i & 1
+        )
+    return got

@@ -34,6 +34,7 @@ from .melds import (
     meld_problem,
     quick_patterns,
     reuse_problem,
+    suit_filter,
 )
 from .position import (
     CARTE_NOT_YET,
@@ -115,7 +116,9 @@ class Declaring(Position):
     def _declare_actions(self, seat: int) -> list[int]:
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
-            out = [m << 9 for m in self._meld_masks(seat, self._patterns)]  # act.meld_action
+            masks = self._meld_masks(seat, self._patterns)
+            self._listed = (self._prev, masks)
+            out = [m << 9 for m in masks] if masks else []  # act.meld_action
         else:
             out = []
         if rules.turnup and not self._dseven and (
@@ -260,8 +263,12 @@ class Declaring(Position):
                                              self._restored[seat])
         if problem:
             raise IllegalActionError(problem)
-        if mask != asked or mask not in self._meld_masks(seat, matching_patterns(self._patterns,
-                                                                                 mask)):
+        # a meld the declaring turn listed at this very position is one the search lists
+        listed = self._listed
+        listed_here = listed[0] is self._prev and mask in listed[1]
+        if mask != asked or (not listed_here and mask not in self._meld_masks(
+            seat, matching_patterns(self._patterns, mask)
+        )):
             if mate >= 0 and mask & mate_shown and not mask & ~mate_shown:
                 raise IllegalActionError("add at least one card of your own to your partner's")
             if mate >= 0 and mask & mate_shown and rules.partner_bezique == "own":
@@ -293,6 +300,7 @@ class Declaring(Position):
         if self.trump < 0 and (suit := fixed_trump(rules, kind, bits(mask))) >= 0:
             self.trump = suit
             self._patterns = quick_patterns(rules, suit)
+            self._quick = suit_filter(rules, suit)
             self._sync_extra()
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)  # (with the new log: _score syncs _extra)

@@ -33,6 +33,7 @@ from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, ran
 from .errors import IllegalActionError
 from .melds import (
     QuickPattern,
+    SuitFilter,
     classify,
     legal_meld_masks,
     membership,
@@ -44,6 +45,7 @@ from .notation import action_to_string, string_to_action
 from .rules import Rules, cut_bounds
 from .scoring import Settlement, settle, settlement_words, sides, zero_sum
 
+NOT_LISTED: Final[tuple[object, list[int]]] = ((), [])  # no declaring turn listed yet
 LEAD: Final = 0
 FOLLOW: Final = 1
 DECLARE: Final = 2
@@ -85,11 +87,13 @@ class Position:
         "_extra",
         "_guess",
         "_last",
+        "_listed",
         "_nstock",
         "_patterns",
         "_played7",
         "_points",
         "_prev",
+        "_quick",
         "_restored",
         "_scores",
         "_seven7",
@@ -129,6 +133,7 @@ class Position:
     turnup_card: int
     deal_hands: tuple[tuple[int, ...], ...]
     _patterns: tuple[QuickPattern, ...]
+    _quick: SuitFilter | None  # two packs: the meld search's first filter of ``_patterns``
     stock_pos: int
     turnup_phys: int
     hand_masks: tuple[int, ...]
@@ -162,6 +167,10 @@ class Position:
     _trick: tuple[int, ...]
     _winner: int
     _prev: tuple[Any, ...] | None
+    # the melds the declaring turn listed, with the ``_prev`` of the position they were listed
+    # at (an action's snapshot identifies the position after it): declaring one of them is
+    # legal without searching again
+    _listed: tuple[object, list[int]]
 
     # ------------------------------------------------------------------ snapshots
 
@@ -207,19 +216,21 @@ class Position:
         ) = snap
         if extra is not self._extra:  # only where the action changed one of them
             self._extra = extra
-            (self.trump, self._patterns, self._trick, self._restored, self._carte, self._duel,
-             self._guess, self._scores, self._events, self.meld_log, self.used_masks,
-             self.scored_sevens, self.turnup_phys, self._winner) = extra
+            (self.trump, self._patterns, self._quick, self._trick, self._restored, self._carte,
+             self._duel, self._guess, self._scores, self._events, self.meld_log,
+             self.used_masks, self.scored_sevens, self.turnup_phys, self._winner) = extra
 
     def _sync_extra(self) -> None:
-        """Record a change of trump, the trick of three or four, restored melds, carte blanche,
-        the duels, the guess of the cut, the scores and their events, the melds, the sevens
-        scored, the turn-up or the winner in the one tuple snapshots share: they change on a
-        few actions of a deal, so a snapshot holds one reference for the fourteen, and every
-        change of one of them is followed by a call of this."""
-        self._extra = (self.trump, self._patterns, self._trick, self._restored, self._carte,
-                       self._duel, self._guess, self._scores, self._events, self.meld_log,
-                       self.used_masks, self.scored_sevens, self.turnup_phys, self._winner)
+        """Record a change of trump (with the meld patterns and filter under it), the trick of
+        three or four, restored melds, carte blanche, the duels, the guess of the cut, the
+        scores and their events, the melds, the sevens scored, the turn-up or the winner in the
+        one tuple snapshots share: they change on a few actions of a deal, so a snapshot holds
+        one reference for the fifteen, and every change of one of them is followed by a call of
+        this."""
+        self._extra = (self.trump, self._patterns, self._quick, self._trick, self._restored,
+                       self._carte, self._duel, self._guess, self._scores, self._events,
+                       self.meld_log, self.used_masks, self.scored_sevens, self.turnup_phys,
+                       self._winner)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that defines the position (not the undo history), for equality tests."""
@@ -508,13 +519,19 @@ class Position:
 
     def _meld_masks(self, seat: int, patterns: tuple[QuickPattern, ...]) -> list[int]:
         """:meth:`legal_meld_masks` searched over ``patterns`` only (a part of ``_patterns``)."""
+        quick = self._quick if patterns is self._patterns else None
+        if len(self.hand_masks) != 4 and quick is not None and not quick.passing(
+            self.hand_masks[seat] | self.shown_masks[seat]
+        ):
+            return []  # (the common case: no meld passes the search's first filter)
         if len(self.hand_masks) == 4 and (mate := self.partner(seat)) >= 0:
             return partner_melds(self.rules, patterns, self.hand_masks[seat],
                                  self.shown_masks[seat], self.shown_masks[mate],
-                                 self.used_masks[seat], self.meld_log[seat], self._known_any())
+                                 self.used_masks[seat], self.meld_log[seat], self._known_any(),
+                                 quick)
         return legal_meld_masks(self.rules, patterns, self.hand_masks[seat],
                                 self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
-                                self._known_any(), self._restored[seat])
+                                self._known_any(), self._restored[seat], 0, quick)
 
     def _known_any(self) -> int:
         """Every concealed card some seat knows another seat holds."""

@@ -18,19 +18,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
 
 from . import actions as act
 from .actions import PASS
 from .cards import (
     CARD_MASK32,
     COPIES_OF,
+    SUIT_PLAYS0,
+    SUIT_PLAYS1,
+    SUIT_PLAYS2,
+    SUIT_PLAYS3,
+    SUITS02,
     card_name,
     card_symbol,
     mask_of,
     rank_of,
     replicate,
     suit_of,
+    suit_plays,
 )
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .declaring import Declaring
@@ -38,6 +43,7 @@ from .errors import IllegalActionError, RecordError
 from .melds import (
     quick_patterns,
     shown_groups,
+    suit_filter,
 )
 from .observation import Observation, observe
 from .position import (
@@ -48,6 +54,7 @@ from .position import (
     FOLLOW,
     GUESS_CUT,
     LEAD,
+    NOT_LISTED,
     OVER,
     PHASE_NAMES,
     REASONS,
@@ -145,6 +152,7 @@ class State(Declaring):
         s._played7 = s._seven7 if rules.seven == "played" else -1
         s.deal_hands = tuple(tuple(h) for h in hands)
         s._patterns = quick_patterns(rules, s.trump)
+        s._quick = suit_filter(rules, s.trump)
         s.stock_pos = 0
         s.turnup_phys = turnup
         s.hand_masks = tuple(mask_of(h) for h in hands)
@@ -172,6 +180,7 @@ class State(Declaring):
         s._events = ()
         s._winner = -1
         s._prev = None
+        s._listed = NOT_LISTED
         s._sync_extra()
         if turnup >= 0 and rank_of(turnup) == rules.seven_rank:
             s.scored_sevens = 1 << turnup
@@ -191,9 +200,11 @@ class State(Declaring):
         s.lead_card = self.lead_card
         s.meld_log = self.meld_log
         s._patterns = self._patterns
+        s._quick = self._quick
         s.phase_id = self.phase_id
         s.stock_pos = self.stock_pos
         s._prev = self._prev
+        s._listed = NOT_LISTED
         s.scored_sevens = self.scored_sevens
         s._scores = self._scores
         s.shown_masks = self.shown_masks
@@ -245,38 +256,40 @@ class State(Declaring):
     def legal_actions(self) -> list[int]:
         """The legal actions (ints; see :mod:`bezique.actions`), one per distinct choice."""
         ph = self.phase_id
-        if ph == OVER:
-            return []
         seat = self.turn
+        if ph < DECLARE:  # a card to lead or follow
+            hand = self.hand_masks[seat]
+            if ph == FOLLOW and self.stock_pos >= self._nstock:
+                return self._play_reps(self._follow_mask(hand), seat)
+            out = self._play_reps(hand, seat)
+            shown = self.shown_masks[seat]
+            if shown:
+                out.extend(self._shown_reps(seat, shown))
+            if self._carte and self._carte_problem(seat) is None:
+                out.append(act.CARTE)
+            return out
         if ph == DECLARE:
             return self._declare_actions(seat)
         if ph == GUESS_CUT:
             return self._guess_actions()
-        hand = self.hand_masks[seat]
-        if ph == FOLLOW and self.stock_pos >= self._nstock:
-            hand = self._follow_mask(hand)
-            return self._play_reps(hand, seat)
-        out = self._play_reps(hand, seat)
-        if self.shown_masks[seat]:
-            out.extend(self._shown_reps(seat, self.shown_masks[seat]))
-        if self._carte and self._carte_problem(seat) is None:
-            out.append(act.CARTE)
-        return out
+        return []  # the deal is over
 
     def _play_reps(self, hand: int, seat: int) -> list[int]:
         """One physical card per distinct concealed card in ``hand``."""
         if self.copies == 2:
             lo = hand & CARD_MASK32
-            hi = hand >> 32 & ~lo  # second copies of cards not held as first copies
-            a = lo & 255 | (hi & 255) << 8
-            b = 0x10000 | lo >> 8 & 255 | (hi >> 8 & 255) << 8
-            c = 0x20000 | lo >> 16 & 255 | (hi >> 16 & 255) << 8
-            d = 0x30000 | lo >> 24 | hi >> 24 << 8
+            second = hand >> 32
+            hi = second & ~lo  # second copies of cards not held as first copies
+            # the keys of suits 0 and 2 (``even``), 1 and 3 (``odd``): (first, only second)
+            even = lo & SUITS02 | (hi & SUITS02) << 8
+            odd = lo >> 8 & SUITS02 | (hi >> 8 & SUITS02) << 8
             try:
-                out = [*_SUIT_REPS[a], *_SUIT_REPS[b], *_SUIT_REPS[c], *_SUIT_REPS[d]]
+                out = [*SUIT_PLAYS0[even & 0xFFFF], *SUIT_PLAYS1[odd & 0xFFFF],
+                       *SUIT_PLAYS2[even >> 16], *SUIT_PLAYS3[odd >> 16]]
             except KeyError:
-                out = [*_suit_reps(a), *_suit_reps(b), *_suit_reps(c), *_suit_reps(d)]
-            dup = lo & hand >> 32
+                out = [*suit_plays(0, even & 0xFFFF), *suit_plays(1, odd & 0xFFFF),
+                       *suit_plays(2, even >> 16), *suit_plays(3, odd >> 16)]
+            dup = lo & second
         else:
             # one 32-bit word per copy (a mask of four or more packs is a long int: shifting
             # it once per copy beats testing it bit by bit); the lowest copy of each card
@@ -315,12 +328,12 @@ class State(Declaring):
         Only the ints :meth:`legal_actions` lists are accepted: a copy of a card other than the
         one listed for it, a number past the pack or a meld int with stray low bits is refused."""
         ph = self.phase_id
+        if ph < DECLARE and 0 <= action < 256:  # a card to lead or follow
+            self._play(self.turn, action)
+            return
         if ph == OVER:
             raise IllegalActionError("the deal is over")
         seat = self.turn
-        if 0 <= action < 256 and ph < DECLARE:
-            self._play(seat, action)
-            return
         if action == PASS and ph == DECLARE:
             snap = self._snapshot(action)
             win = self._last  # after an offer the partner passes: the winner still draws first
@@ -368,8 +381,10 @@ class State(Declaring):
 
     def _play(self, seat: int, p: int) -> None:
         bit = 1 << p
-        hand = self.hand_masks[seat]
-        if hand & bit:
+        hands = self.hand_masks
+        hand = hands[seat]
+        concealed = hand & bit
+        if concealed:
             if self.copies == 2:
                 if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
                     self._refuse_copy(p, hand)
@@ -383,13 +398,13 @@ class State(Declaring):
             best = self._trick[0] if self._trick else lead
             raise IllegalActionError(follow_problem(hand, p, lead, best, self.trump, self.copies))
         snap = self._snapshot(p)
-        h = self.hand_masks
-        two = len(h) == 2
-        if hand & bit:
+        two = len(hands) == 2
+        if concealed:
             if two:
-                self.hand_masks = (hand & ~bit, h[1]) if seat == 0 else (h[0], hand & ~bit)
+                self.hand_masks = ((hand & ~bit, hands[1]) if seat == 0
+                                   else (hands[0], hand & ~bit))
             else:
-                self.hand_masks = _set(h, seat, hand & ~bit)
+                self.hand_masks = _set(hands, seat, hand & ~bit)
             if self.known_masks[seat] & bit:
                 self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~bit)
         else:
@@ -412,11 +427,11 @@ class State(Declaring):
                 self._trick = (p, seat, p)
                 self._sync_extra()
                 duel = self.duel_seats()
-                self.turn = (seat + 1) % len(h) if not duel else duel[seat == duel[0]]
+                self.turn = (seat + 1) % len(hands) if not duel else duel[seat == duel[0]]
         elif two:
             self._finish_trick(seat, p)
         else:
-            self._follow_n(seat, p, 2 if self._duel >= 0 else len(h))
+            self._follow_n(seat, p, 2 if self._duel >= 0 else len(hands))
         self._prev = snap
 
     def _refuse_copy(self, p: int, hand: int) -> None:
@@ -581,20 +596,3 @@ class State(Declaring):
             f"<State {self.rules.variant} trick {self.trick_count + 1} {self.phase} "
             f"player {self.turn} scores {list(self._scores)}>"
         )
-
-
-# Two packs: one suit's cards to list as plays, in rank order, keyed by ``suit << 16 | only_second
-# << 8 | first`` (the rank bits of the suit's cards held as the first copy, and held only as the
-# second); filled as hands are met (at most 4 * 3**8 entries).
-_SUIT_REPS: Final[dict[int, tuple[int, ...]]] = {}
-
-
-def _suit_reps(key: int) -> tuple[int, ...]:
-    got = _SUIT_REPS.get(key)
-    if got is None:
-        base, second, first = (key >> 16) * 8, key >> 8 & 255, key & 255
-        got = _SUIT_REPS[key] = tuple(
-            base + i + (0 if first >> i & 1 else 32) for i in range(8) if (first | second) >> i & 1
-        )
-    return got
-
