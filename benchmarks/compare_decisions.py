@@ -8,7 +8,10 @@ orders of the undrawn stock, the same orders for both actions.  The report is th
 decision of A over B with its standard error; decisions where both agree count as 0.
 
 The oracle's continuation is the heuristic, so it favours moves that are good against it; and it
-is noisy (a deal's points swing by hundreds).
+is noisy (a deal's points swing by hundreds).  In our runs it was about twice as precise per
+minute as whole matches: use it to screen variants, then confirm in the arena.
+
+    python benchmarks/compare_decisions.py search:samples=150 search --deals 16 --orders 32
 
 ``--variant`` takes the positions from deals of another two-seat preset (default ``bezique``).
 In the one-deal games (``rubicon``, ``sixpack``, ``eightpack``) the oracle's values, and so the
@@ -16,10 +19,7 @@ gains, are settled values (RULES.md 9.0.7: the deal played out as above, then se
 the search with the variant's own evaluation weights against the classic ones::
 
     python benchmarks/compare_decisions.py search search:weights=classic --variant rubicon \
-        --same-seed --deals 10 --orders 32 --cache /tmp/rubicon.pkl  In our runs it was about twice as precise per
-minute as whole matches: use it to screen variants, then confirm in the arena.
-
-    python benchmarks/compare_decisions.py search:samples=150 search --deals 16 --orders 32
+        --same-seed --deals 12 --orders 32 --cache /tmp/rubicon.pkl --every 50
 
 With ``--same-seed`` both agents sample the same worlds, so two settings of the search differ
 only where the setting changes the choice: far less noise (``search`` against
@@ -43,6 +43,7 @@ from bezique.agents.heuristic import HeuristicPolicy
 from bezique.agents.search import Rollout, candidates
 from bezique.agents.settled import is_settled
 from bezique.observation import Observation
+
 
 def positions(rules: Rules, deals: int, seed: int) -> list[tuple[State, Observation]]:
     """(real state, observation) at the search agent's real choices in ``deals`` deals against
@@ -92,6 +93,9 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the positions in this file (pickle), to compare more variants "
                          "on the same positions without playing their deals again")
+    ap.add_argument("--every", type=int, default=0,
+                    help="also print the running result every this many decisions (a run "
+                         "stopped early keeps what it measured)")
     ap.add_argument("--same-seed", action="store_true",
                     help="give both agents the same seed, so that they differ only where their "
                          "options make them (e.g. search:extend=4 against search:extend=1)")
@@ -113,6 +117,10 @@ def main() -> None:
     gains: list[float] = []
     by_phase: dict[str, list[float]] = collections.defaultdict(list)
     for i, (state, obs) in enumerate(pos):
+        if args.every and i and i % args.every == 0:
+            print(f"  after {i}: {statistics.mean(gains):+.2f} ± "
+                  f"{statistics.stdev(gains) / i ** 0.5:.2f}; "
+                  f"{sum(len(v) for v in by_phase.values())} differ", flush=True)
         a = make_agent(args.a, seed=i).act(obs)
         b = make_agent(args.b, seed=i if args.same_seed else i + 7919).act(obs)
         if a == b:
