@@ -13,6 +13,14 @@ minute as whole matches: use it to screen variants, then confirm in the arena.
 
     python benchmarks/compare_decisions.py search:samples=150 search --deals 16 --orders 32
 
+``--variant`` takes the positions from deals of another two-seat preset (default ``bezique``).
+In the one-deal games (``rubicon``, ``sixpack``, ``eightpack``) the oracle's values, and so the
+gains, are settled values (RULES.md 9.0.7: the deal played out as above, then settled), e.g.
+the search with the variant's own evaluation weights against the classic ones::
+
+    python benchmarks/compare_decisions.py search search:weights=classic --variant rubicon \
+        --same-seed --deals 12 --orders 32 --cache /tmp/rubicon.pkl --every 50
+
 With ``--same-seed`` both agents sample the same worlds, so two settings of the search differ
 only where the setting changes the choice: far less noise (``search`` against
 ``search:extend=1``: ± 0.2 a decision over 1,200 decisions, against ± 1.3 over 400 with
@@ -33,17 +41,16 @@ from bezique import Rules, State
 from bezique.agents import make_agent
 from bezique.agents.heuristic import HeuristicPolicy
 from bezique.agents.search import Rollout, candidates
+from bezique.agents.settled import is_settled
 from bezique.observation import Observation
 
-RULES = Rules.preset("bezique")
 
-
-def positions(deals: int, seed: int) -> list[tuple[State, Observation]]:
+def positions(rules: Rules, deals: int, seed: int) -> list[tuple[State, Observation]]:
     """(real state, observation) at the search agent's real choices in ``deals`` deals against
     the heuristic (the search sits in seat 0 and 1 in turn)."""
     out = []
     for d in range(deals):
-        state = State.new_deal(RULES, seed * 1000 + d, dealer=1)
+        state = State.new_deal(rules, seed * 1000 + d, dealer=1)
         seat = d % 2
         agents = {seat: make_agent("search", seed=d), 1 - seat: make_agent("heuristic", seed=d)}
         while not state.is_terminal():
@@ -57,7 +64,8 @@ def positions(deals: int, seed: int) -> list[tuple[State, Observation]]:
 
 
 def oracle(state: State, text: str, seat: int, orders: int, seed: int, roll: Rollout) -> float:
-    """Mean deal result for ``seat`` after ``text`` over random orders of the undrawn stock."""
+    """Mean deal result for ``seat`` after ``text`` over random orders of the undrawn stock
+    (settled values in the one-deal games: :meth:`Rollout.value` settles them)."""
     rng = random.Random(seed)
     values = []
     for _ in range(orders):
@@ -77,11 +85,17 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=16, help="deals that give the positions")
     ap.add_argument("--orders", type=int, default=32, help="stock orders per oracle value")
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--variant", default="bezique",
+                    help="the two-seat preset the positions come from (bezique, binocle, "
+                         "rubicon, sixpack, eightpack)")
     ap.add_argument("--min-stock", type=int, default=0)
     ap.add_argument("--max-stock", type=int, default=99)
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the positions in this file (pickle), to compare more variants "
                          "on the same positions without playing their deals again")
+    ap.add_argument("--every", type=int, default=0,
+                    help="also print the running result every this many decisions (a run "
+                         "stopped early keeps what it measured)")
     ap.add_argument("--same-seed", action="store_true",
                     help="give both agents the same seed, so that they differ only where their "
                          "options make them (e.g. search:extend=4 against search:extend=1)")
@@ -91,15 +105,22 @@ def main() -> None:
         with args.cache.open("rb") as f:
             found = pickle.load(f)
     else:
-        found = positions(args.deals, args.seed)
+        found = positions(Rules.preset(args.variant), args.deals, args.seed)
         if args.cache is not None:
             with args.cache.open("wb") as f:
                 pickle.dump(found, f)
+    if found and found[0][0].rules.variant != args.variant:
+        raise SystemExit(f"{args.cache} holds {found[0][0].rules.variant} positions, not "
+                         f"{args.variant}")
     pos = [(s, o) for s, o in found if args.min_stock <= o.stock <= args.max_stock]
     roll = Rollout(HeuristicPolicy(solver_cards=0), solver_cards=8, solver_nodes=200_000)
     gains: list[float] = []
     by_phase: dict[str, list[float]] = collections.defaultdict(list)
     for i, (state, obs) in enumerate(pos):
+        if args.every and i and i % args.every == 0:
+            print(f"  after {i}: {statistics.mean(gains):+.2f} ± "
+                  f"{statistics.stdev(gains) / i ** 0.5:.2f}; "
+                  f"{sum(len(v) for v in by_phase.values())} differ", flush=True)
         a = make_agent(args.a, seed=i).act(obs)
         b = make_agent(args.b, seed=i if args.same_seed else i + 7919).act(obs)
         if a == b:
@@ -112,8 +133,9 @@ def main() -> None:
     mean = statistics.mean(gains)
     se = statistics.stdev(gains) / len(gains) ** 0.5
     differ = sum(len(v) for v in by_phase.values())
-    print(f"{args.a} vs {args.b}: {mean:+.2f} ± {se:.2f} points a decision over {len(gains)} "
-          f"decisions; {differ} differ "
+    unit = "settled points" if is_settled(Rules.preset(args.variant)) else "points"
+    print(f"{args.a} vs {args.b} ({args.variant}): {mean:+.2f} ± {se:.2f} {unit} a decision "
+          f"over {len(gains)} decisions; {differ} differ "
           + " ".join(f"({k}: {len(v)}, {sum(v):+.0f})" for k, v in sorted(by_phase.items()))
           + f"; {(time.perf_counter() - t0) / 60:.1f} min")
 

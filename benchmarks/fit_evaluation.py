@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/fit_evaluation.py [--deals 4000] [--jobs 2] [--seed 1] [--write]
+    python benchmarks/fit_evaluation.py --variant rubicon|sixpack|eightpack [--deals N] [--write]
 
 Two heuristic players play ``--deals`` deals of classic Bezique.  At every lead of the stock
 phase the script records the difference of the two seats' :func:`features` and the points seat 0
@@ -10,6 +11,18 @@ went on to win from there less seat 1's (brisques included).  A ridge least-squa
 second on the first gives the weights; the last fifth of the deals is held out to report how much
 of the variance the fit explains, next to the weights in the module now.  ``--write`` puts the
 new weights into ``src/bezique/agents/evaluation.py``.
+
+``--variant`` (a one-deal game: Rubicon, Six-pack, Eight-pack) fits that variant's tuple of
+:data:`~bezique.agents.evaluation.VARIANT_WEIGHTS` instead, on its own heuristic self-play: at
+every lead of the stock phase, for each side, the points (without brisques) it went on to win
+regressed on the share of the stock left and both hands' features (ridge least squares, numpy);
+then the spread: the value (see :func:`~bezique.agents.settled.spread_at`) whose expected
+settlement (:func:`~bezique.agents.settled.expected_settlement`) best predicts the deals'
+settled values on the training positions.  It reports, on the held-out fifth, how much of the
+variance of the settled values the estimate explains: with the new tuple, with the tuple in the
+module now (if any), and with the classic weights (``search:weights=classic``).  ``--write``
+puts the tuple into the module (``VARIANT_WEIGHTS[variant]``); the classic weights are not
+touched.
 """
 
 from __future__ import annotations
@@ -21,6 +34,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+from fit_variant import fit_variant
 
 from bezique import Rules, State
 from bezique.agents.evaluation import FEATURES, WEIGHTS, features, so_far
@@ -111,7 +126,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ridge", type=float, default=1e-3)
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--variant", default="bezique",
+                    help="bezique (the classic weights, the default) or a one-deal game: "
+                         "rubicon, sixpack, eightpack (its own tuple)")
     args = ap.parse_args()
+    if args.variant != "bezique":
+        fit_variant(args.variant, args.deals, args.seed, args.ridge, args.jobs, args.write)
+        return
     t0 = time.time()
     seeds = [args.seed * 1_000_003 + i for i in range(args.deals)]
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:

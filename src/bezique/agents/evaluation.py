@@ -14,6 +14,14 @@ many cards are missing (0 to 3; the missing cards must still be in the stock), a
 how much of the stock is left; its trumps, trump aces and tens, other aces and tens, also
 weighted by how little of the stock is left; whether it leads next; and an unscored seven of
 trumps while the turn-up lies.
+
+The one-deal games (Rubicon, Six-pack; RULES.md 9.0.7) are valued by their settlement, which
+needs each side's likely *total*, not only the difference: for them :data:`VARIANT_WEIGHTS`
+holds one tuple per variant (names :data:`SIDE_TERMS`), fitted by ``benchmarks/
+fit_evaluation.py --variant V`` on that variant's heuristic self-play: the points a side goes
+on to win (without brisques) regressed on the share of the stock left, its own features and the
+other side's, and the spread of a side's outcome around that (fitted to the settlement, see
+:func:`bezique.agents.settled.settled_estimate`).  :func:`side_worth` is that fitted value.
 """
 
 from __future__ import annotations
@@ -39,6 +47,36 @@ WEIGHTS: tuple[float, ...] = (
     -6.25, 13.43,
 )
 # fitted by benchmarks/fit_evaluation.py -- end weights
+
+#: Names of a :data:`VARIANT_WEIGHTS` tuple, in order: the points a side still wins per share
+#: of the stock left (``future``), the spread of its outcome (``spread``: standard deviation
+#: with the whole stock left, see :mod:`bezique.agents.settled`), then one weight per feature of
+#: the side's own hand and one per feature of the other's.
+SIDE_TERMS = ("future", "spread", *(f"own_{n}" for n in FEATURES),
+              *(f"other_{n}" for n in FEATURES))
+
+# fitted by benchmarks/fit_evaluation.py --variant V (do not edit by hand) -- begin variants
+VARIANT_WEIGHTS: dict[str, tuple[float, ...]] = {
+    "rubicon": (
+        788.87, 386.56, 0.72669, 0.28698, 0.10612, 0.14402,
+        0.20145, 0.091112, 0.22504, 0.011997, 0.61352, -15.76,
+        -1.822, -4.8923, 5.2769, 24.692, 3.8158, -6.0317,
+        -17.412, 0, 0.0024312, 0.030577, 0.047066, 0.042091,
+        -0.14891, -0.24821, -0.28907, -0.15524, 6.2617, 5.0657,
+        6.6712, 17.776, -14.545, -9.4349, -7.7518, -31.551,
+        -23.585, 0,
+    ),
+    "sixpack": (
+        3255.2, 1619, 0.92995, 0.40686, 0.1747, 0.10808,
+        -0.050631, 0.4132, 0.4615, 0.18322, 5.879, -165.71,
+        8.3305, -19.045, 11.756, 224.8, -9.4701, 12.433,
+        -61.926, 0, 0.049354, 0.072185, 0.08815, 0.086004,
+        -0.45818, -0.61382, -0.54445, -0.26462, 0.49444, 120.61,
+        67.386, 49.266, -45.918, -155.17, -57.925, -48.672,
+        -70.439, 0,
+    ),
+}
+# fitted by benchmarks/fit_evaluation.py --variant V -- end variants
 
 
 def stock_mask(state: State) -> int:
@@ -161,3 +199,21 @@ def evaluate(state: State, seat: int, weights: tuple[float, ...] = WEIGHTS) -> f
     a = features(state, seat)
     b = features(state, 1 - seat)
     return base + sum(w * (x - y) for w, x, y in zip(weights, a, b, strict=True))
+
+
+def side_worth(own: list[float], other: list[float], left: float,
+               weights: tuple[float, ...]) -> float:
+    """The points a side is expected to win from a stock-phase position to the end of the
+    deal, by a variant's fitted ``weights`` (:data:`VARIANT_WEIGHTS`, names
+    :data:`SIDE_TERMS`): ``future`` times ``left`` (the share of the stock left), plus the
+    weighted features of its hand (``own``) and of the other's (``other``).
+
+    >>> w = (600.0, 0.0, *[0.0] * len(FEATURES), *[0.0] * len(FEATURES))
+    >>> side_worth([1.0] * len(FEATURES), [0.0] * len(FEATURES), 0.5, w)
+    300.0
+    """
+    n = len(FEATURES)
+    worth = weights[0] * left
+    for i in range(n):
+        worth += weights[2 + i] * own[i] + weights[2 + n + i] * other[i]
+    return worth

@@ -143,6 +143,9 @@ class Rollout:
         # near the target (see :mod:`bezique.agents.game_value`): leaves are valued by the
         # chance of winning the game, in points-equivalents; None: by the deal's point margin
         self.game: GameFrame | None = None
+        # the one-deal games: value horizon leaves by the classic weights instead of the
+        # variant's own fit (the search's ``weights=classic``; see bezique.agents.settled)
+        self.classic_weights = False
 
     def value(self, state: State, seat: int, horizon: int = 0) -> float:
         """The deal result for ``seat`` when both sides play on by the rollout policy; with a
@@ -158,7 +161,7 @@ class Rollout:
                 raise OutOfTime
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 if settled:
-                    return settled_estimate(state, seat)
+                    return settled_estimate(state, seat, self.classic_weights)
                 if game is not None:
                     return horizon_value(state, seat, game.table) / game.slope
                 return self.evaluate(state, seat)

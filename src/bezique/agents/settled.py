@@ -11,10 +11,14 @@ hundred nothing.  The search AI therefore values its leaves here, for these game
   or minus the other's).
 - :func:`settled_after_end`: an end-phase position whose rest the exact solver valued (points
   still to win, the player to act's less the other's), split back into each side's points.
-- :func:`settled_estimate`: a stock-phase position: each side's points so far plus what its
-  hand is worth (the learned features of :mod:`bezique.agents.evaluation`) plus its share of
-  the points still to come, with the spread of a deal's outcome around that, averaged over a
-  small grid (three points a side, Gauss-Hermite weights).
+- :func:`settled_estimate`: a stock-phase position: each side's points so far plus what it
+  is expected to win from here (the variant's fitted :func:`~bezique.agents.evaluation.
+  side_worth`: its share of the stock left and the features of both hands), with the variant's
+  fitted spread of a side's outcome around that, averaged over a small grid (three points a
+  side, Gauss-Hermite weights).  ``classic=True`` (the search's ``weights=classic``), or a
+  variant with no fitted tuple, values the hands by the classic weights, fitted to classic
+  deals, with the typical points and spread of :data:`_TYPICAL`, as before the variants had
+  their own fit.
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("rubicon"), seed=1)
@@ -30,7 +34,7 @@ from ..cards import bit_list
 from ..rules import Rules
 from ..scoring import settle
 from ..state import State
-from .evaluation import WEIGHTS, features
+from .evaluation import VARIANT_WEIGHTS, WEIGHTS, features, side_worth
 
 # A side's points in a deal and their spread (standard deviation), measured in heuristic
 # self-play (60 Rubicon, 30 Six-pack, 8 Eight-pack deals); other rule sets scale by the rubicon.
@@ -88,23 +92,47 @@ def settled_after_end(state: State, seat: int, value: int) -> int:
     return _signed(rules, (s[0], s[1]), (b[0], b[1]), seat)
 
 
-def settled_estimate(state: State, seat: int,
-                     weights: tuple[float, ...] = WEIGHTS) -> float:
+def settled_estimate(state: State, seat: int, classic: bool = False) -> float:
     """The expected settled value for ``seat`` of a stock-phase ``state`` (see the module)."""
     rules = state.rules
     if state.is_terminal():
         return float(settled_value(state, seat))
-    typical, spread = _TYPICAL.get(rules.variant, (0.9 * rules.rubicon_at, 0.5 * rules.rubicon_at))
     left = state.stock_left / max(1, rules.stock_size)
-    future = typical * left
-    sd = spread * math.sqrt(left) + 0.05 * spread
     s = state.scores
     b = state.brisques
+    f = (features(state, 0), features(state, 1))
+    fitted = None if classic else VARIANT_WEIGHTS.get(rules.variant)
     est = []
-    for side in (0, 1):
-        f = features(state, side)
-        worth = sum(w * x for w, x in zip(weights, f, strict=True))
-        est.append(s[side] + worth + future)
+    if fitted is not None:
+        spread = fitted[1]
+        for side in (0, 1):
+            est.append(s[side] + side_worth(f[side], f[1 - side], left, fitted))
+    else:
+        typical, spread = _TYPICAL.get(rules.variant,
+                                       (0.9 * rules.rubicon_at, 0.5 * rules.rubicon_at))
+        future = typical * left
+        for side in (0, 1):
+            worth = sum(w * x for w, x in zip(WEIGHTS, f[side], strict=True))
+            est.append(s[side] + worth + future)
+    return expected_settlement(rules, (est[0], est[1]), (b[0], b[1]), spread_at(spread, left),
+                               seat)
+
+
+def spread_at(spread: float, left: float) -> float:
+    """The standard deviation of a side's outcome with ``left`` of the stock still to come,
+    for a variant whose spread with the whole stock left is about ``spread``.
+
+    >>> spread_at(500.0, 1.0), spread_at(500.0, 0.0)
+    (525.0, 25.0)
+    """
+    return spread * math.sqrt(left) + 0.05 * spread
+
+
+def expected_settlement(rules: Rules, est: tuple[float, float], b: tuple[int, int],
+                        sd: float, seat: int) -> float:
+    """The expected settled value for ``seat`` when the two sides' final points are ``est``
+    give or take ``sd`` each (independent, three points a side) and the brisques still out
+    (``b``: taken so far) are shared evenly."""
     bris_left = 0
     if any(rules.card_points):
         bris_left = sum(rules.card_points[p & 7] for p in rules.deck) - b[0] - b[1]
