@@ -27,7 +27,13 @@ from bezique.agents.evaluation import (
     side_worth,
 )
 from bezique.agents.heuristic import HeuristicPolicy
-from bezique.agents.settled import _TYPICAL, expected_settlement, spread_at
+from bezique.agents.settled import (
+    _CORRELATION,
+    _TYPICAL,
+    expected_settlement,
+    grid_settlement,
+    spread_at,
+)
 from bezique.scoring import settle
 from bezique.state import LEAD
 
@@ -96,14 +102,22 @@ def _estimates(rules: Rules, pos: Position, weights: tuple[float, ...] | None
 def settled_r2(rules: Rules, sample: list[tuple[Position, int]],
                weights: tuple[float, ...] | None, spread: float) -> float:
     """Share of the variance of the settled values of ``sample`` (position, seat 0's final
-    settled value) that the expected settlement explains."""
+    settled value) that the expected settlement explains (as the search computes it:
+    :func:`~bezique.agents.settled.expected_settlement` for a variant tuple, the small grid
+    of ``weights=classic`` for the classic weights)."""
     err = 0.0
     acts = [v for _, v in sample]
     mean = sum(acts) / len(acts)
     tot = sum((v - mean) ** 2 for v in acts)
+    rho = _CORRELATION.get(rules.variant, 0.0)
     for pos, actual in sample:
+        left, s, b = pos[0], pos[1], pos[2]
         est = _estimates(rules, pos, weights)
-        v = expected_settlement(rules, est, pos[2], spread_at(spread, pos[0]), 0)
+        sd = spread_at(spread, left)
+        if weights is None:  # as the search's weights=classic values a leaf
+            v = grid_settlement(rules, est, b, sd, 0)
+        else:
+            v = expected_settlement(rules, est, b, sd, 0, rho * left, s)
         err += (v - actual) ** 2
     return 1.0 - err / tot
 

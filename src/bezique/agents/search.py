@@ -37,11 +37,12 @@ up to :data:`TABLE_WORLDS` times ``samples`` worlds within :data:`TABLE_MS` mill
 
 In the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7) results are settled
 values, not points: a finished deal by its settlement, a solved end phase by the settlement of
-its split, a horizon leaf by the expected settlement of both sides' likely totals
-(:mod:`bezique.agents.settled`, with the weights and spread fitted to the variant's own deals,
-:data:`~bezique.agents.evaluation.VARIANT_WEIGHTS`; ``weights=classic``: the classic weights
-instead, as before that fit); the solver plays only ends it can finish within its node
-budget (the 12- and 15-card ends of Six- and Eight-pack are played by the heuristic until then).
+its split, a horizon leaf by the expected settlement of both sides' likely totals, normal
+around them (:mod:`bezique.agents.settled`, with the weights and spread fitted to the
+variant's own deals, :data:`~bezique.agents.evaluation.VARIANT_WEIGHTS`; ``weights=classic``:
+the classic weights and the small grid of before that fit); the solver plays only ends it can
+finish within its node budget (the 12- and 15-card ends of Six- and Eight-pack are played by
+the heuristic until then).
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
 ``rollout`` = ``heuristic`` (default), ``tuned`` (the heuristic with the numbers
