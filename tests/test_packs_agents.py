@@ -174,8 +174,9 @@ def test_settled_values_of_a_finished_deal_and_of_a_solved_end() -> None:
                 assert (expect > 0) == (got > 0) or abs(expect - got) <= 2 * rules.game_bonus
         start = State.new_deal(rules, seed=2)
         # by the classic weights a fresh deal is worth less than the rubicon line either way;
-        # by the variant's own fit it may be more (a hand's melds can make a rubicon likely),
-        # but never more than a rubicon of both likely totals and the bonus
+        # by the variant's own fit it may be more (its 3x3 grid puts 4/9 of the weight on the
+        # two likely totals, so a small lead in them decides a rubicon's sign), but never
+        # more than a rubicon of both likely totals and the bonus
         assert abs(settled_estimate(start, 0, classic=True)) < rules.rubicon_at
         est = settled_estimate(start, 0)
         assert est == -settled_estimate(start, 1)

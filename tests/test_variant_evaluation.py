@@ -68,22 +68,25 @@ def test_the_classic_reading_of_a_leaf_is_as_before_the_fit() -> None:
         assert s.stock_left == stock
         assert settled_estimate(s, 0, classic=True) == pytest.approx(value, abs=1e-6)
         assert settled_estimate(s, 1, classic=True) == pytest.approx(-value, abs=1e-6)
-    # Eight-pack, with no tuple of its own, keeps the classic weights by default, but settles
-    # them by the normal integral, not the grid
+    # Eight-pack, with no tuple of its own, keeps the classic weights: on the grid by
+    # default, by the normal integral with settle=normal
     s = _stock_lead("eightpack", 11)
+    assert settled_estimate(s, 0) == settled_estimate(s, 0, classic=True)
     rules = s.rules
     typical, spread = _TYPICAL["eightpack"]
     left = s.stock_left / rules.stock_size
     est = tuple(s.scores[i] + sum(w * x for w, x in zip(WEIGHTS, features(s, i), strict=True))
                 + typical * left for i in (0, 1))
     sd = spread_at(spread, left)
-    assert settled_estimate(s, 0) == pytest.approx(
+    assert settled_estimate(s, 0, normal=True) == pytest.approx(
         expected_settlement(rules, est, s.brisques, sd, 0, 0.0, s.scores))
-    assert settled_estimate(s, 0, classic=True) == pytest.approx(
-        grid_settlement(rules, est, s.brisques, sd, 0))
-    for variant in ("rubicon", "sixpack", "eightpack"):
+    assert settled_estimate(s, 0) == pytest.approx(grid_settlement(rules, est, s.brisques, sd, 0))
+    for variant in ("rubicon", "sixpack"):
         s = _stock_lead(variant, 11)
         assert settled_estimate(s, 0) != settled_estimate(s, 0, classic=True)
+        # classic=True is the grid whatever normal says
+        assert settled_estimate(s, 0, True, True) == settled_estimate(s, 0, classic=True)
+        assert settled_estimate(s, 0, normal=True) != settled_estimate(s, 0)
 
 
 @settings(max_examples=30, deadline=None)
@@ -100,13 +103,15 @@ def test_the_estimate_is_zero_sum_and_bounded(variant: str, seed: int, steps: in
     rules = s.rules
     a, b = settled_estimate(s, 0), settled_estimate(s, 1)
     assert a == pytest.approx(-b, abs=1e-6)
+    n = settled_estimate(s, 0, normal=True)
+    assert n == pytest.approx(-settled_estimate(s, 1, normal=True), abs=1e-6)
     # no settlement is worth more than both sides' likely totals and the bonuses
     w = VARIANT_WEIGHTS[variant]
     left = s.stock_left / rules.stock_size
     f0, f1 = features(s, 0), features(s, 1)
     most = (sum(s.scores) + abs(side_worth(f0, f1, left, w)) + abs(side_worth(f1, f0, left, w))
             + 6 * w[1] + rules.rubicon_bonus_points + rules.game_bonus + 2000)
-    assert abs(a) <= most
+    assert abs(a) <= most and abs(n) <= most
 
 
 @pytest.mark.parametrize(("variant", "deals"), [("rubicon", 30), ("sixpack", 10)])
@@ -140,18 +145,30 @@ def test_the_fit_predicts_the_points_to_come_better_than_the_classic_weights(
     assert err["fitted"] < 0.95 * err["classic"]
 
 
-def test_the_search_option_picks_the_weights() -> None:
+def test_the_search_options_pick_the_weights_and_the_settlement() -> None:
     s = _stock_lead("rubicon", 5)
-    agent = make_agent("search:weights=classic", seed=1)
-    assert agent.rollout.classic_weights  # type: ignore[attr-defined]
-    assert not make_agent("search", seed=1).rollout.classic_weights  # type: ignore[attr-defined]
-    # a horizon leaf is valued by the weights the option picked
+    for spec, attr in (("search:weights=classic", "classic_weights"),
+                       ("search:settle=normal", "settle_normal")):
+        assert getattr(make_agent(spec, seed=1).rollout, attr)
+        assert not getattr(make_agent("search", seed=1).rollout, attr)
+    # a horizon leaf is valued by the weights and the settlement the options picked: the
+    # estimate of the position one trick on
+    t = s.clone()
+    policy = HeuristicPolicy(solver_cards=0)
+    stop = t.trick_count + 1
+    while t.trick_count < stop or t.phase_id != LEAD:
+        t.apply_action(policy.choose(t))
     roll = Rollout(HeuristicPolicy(solver_cards=0))
-    own = roll.value(s.clone(), 0, horizon=1)
-    roll.classic_weights = True
-    assert roll.value(s.clone(), 0, horizon=1) != own
+    leaves = {}
+    for classic, normal in ((False, False), (True, False), (False, True)):
+        roll.classic_weights, roll.settle_normal = classic, normal
+        leaves[classic, normal] = roll.value(s.clone(), 0, horizon=1)
+        assert leaves[classic, normal] == settled_estimate(t, 0, classic, normal)
+    assert len(set(leaves.values())) == 3
     with pytest.raises(OptionError, match="weights must be variant or classic"):
         make_agent("search:weights=rubicon", seed=1)
+    with pytest.raises(OptionError, match="settle must be grid or normal"):
+        make_agent("search:settle=exact", seed=1)
 
 
 def _settle_mc(rules: Rules, est: tuple[float, float], sd: float, rho: float,

@@ -14,17 +14,18 @@ hundred nothing.  The search AI therefore values its leaves here, for these game
   The solver plays for that margin, not for the settlement; measured in Rubicon (heuristic
   self-play ends, see ``benchmarks/STRENGTH.md``) the split gave the settlement of the
   solver's own play in 300 of 300 ends, and play for the settlement itself (an exhaustive
-  search) would have changed it in 13 of 200 ends of 8 cards, each by 100 (a hundred of the
-  last trick's rounding), the winner never.
+  search) would have changed it in 13 of 200 ends of 8 cards, each by 100 either way (a
+  hundred of the last trick's rounding), the winner never.
 - :func:`settled_estimate`: a stock-phase position: each side's points so far plus what it
   is expected to win from here (the variant's fitted :func:`~bezique.agents.evaluation.
   side_worth`: its share of the stock left and the features of both hands), with the variant's
-  fitted spread of a side's outcome around that, settled in expectation by
-  :func:`expected_settlement`.  ``classic=True`` (the search's ``weights=classic``), or a
-  variant with no fitted tuple, values the hands by the classic weights, fitted to classic
-  deals, with the typical points and spread of :data:`_TYPICAL`; ``classic=True`` also keeps
-  the small grid of :func:`grid_settlement` (the leaf values as before the variants had their
-  own fit, exactly).
+  fitted spread of a side's outcome around that, settled in expectation over a small grid
+  (:func:`grid_settlement`, three totals a side) or, with ``normal=True`` (the search's
+  ``settle=normal``), by :func:`expected_settlement`.  ``classic=True`` (the search's
+  ``weights=classic``), or a variant with no fitted tuple, values the hands by the classic
+  weights, fitted to classic deals, with the typical points and spread of :data:`_TYPICAL`;
+  ``classic=True`` always settles them on the grid (the leaf values as before the variants
+  had their own fit, exactly).
 - :func:`expected_settlement`: the expected settlement when the two sides' final points are
   normal around their estimates, with the correlation measured in self-play (:data:`
   _CORRELATION`).  The sum and the difference of the two totals are then independent; over
@@ -33,8 +34,11 @@ hundred nothing.  The search AI therefore values its leaves here, for these game
   Gauss-Hermite rule (what is left to integrate there is smooth).  Hundreds are rounded down
   in expectation (a total's fraction of a hundred counts as 50).  So the value moves smoothly
   with a side's lead: a fresh symmetric deal is worth 0 and a small lead little, where the
-  3x3 grid of :func:`grid_settlement` made the sign of a whole rubicon hang on it (about
-  +-1600 settled points for a 100-point lead at the start of a Rubicon deal).
+  3x3 grid of :func:`grid_settlement` makes the sign of a whole rubicon hang on it (about
+  +-1600 settled points for a 100-point lead at the start of a Rubicon deal).  It predicts
+  the settlement of heuristic self-play better than the grid, but screened decision by
+  decision it was no gain in play (``benchmarks/STRENGTH.md``), so the search keeps the grid
+  by default.
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("rubicon"), seed=1)
@@ -66,7 +70,8 @@ _GH5 = ((0.0, 8.0 / 15.0), (1.3556261799742659, 0.2220759220056126),
 # the correlation of the two sides' outcomes around their estimates, per share of the stock
 # left (it fades to about 0 at the end of the stock): measured on 800 held-out deals of
 # heuristic self-play (``benchmarks/fit_evaluation.py --variant V``'s deals), -0.20 and -0.36
-# with most of the stock left, see benchmarks/STRENGTH.md
+# with 90% or more of the stock left (see benchmarks/STRENGTH.md); used: these times the share
+# of the stock left
 _CORRELATION = {"rubicon": -0.2, "sixpack": -0.35}
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -120,7 +125,8 @@ def settled_after_end(state: State, seat: int, value: int) -> int:
     return _signed(rules, (s[0], s[1]), (b[0], b[1]), seat)
 
 
-def settled_estimate(state: State, seat: int, classic: bool = False) -> float:
+def settled_estimate(state: State, seat: int, classic: bool = False,
+                     normal: bool = False) -> float:
     """The expected settled value for ``seat`` of a stock-phase ``state`` (see the module)."""
     rules = state.rules
     if state.is_terminal():
@@ -143,7 +149,7 @@ def settled_estimate(state: State, seat: int, classic: bool = False) -> float:
             worth = sum(w * x for w, x in zip(WEIGHTS, f[side], strict=True))
             est.append(s[side] + worth + future)
     sd = spread_at(spread, left)
-    if classic:
+    if classic or not normal:
         return grid_settlement(rules, (est[0], est[1]), (b[0], b[1]), sd, seat)
     return expected_settlement(rules, (est[0], est[1]), (b[0], b[1]), sd, seat,
                                _CORRELATION.get(rules.variant, 0.0) * left, (s[0], s[1]))
