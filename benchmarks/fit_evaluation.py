@@ -17,10 +17,12 @@ new weights into ``src/bezique/agents/evaluation.py``.
 every lead of the stock phase, for each side, the points (without brisques) it went on to win
 regressed on the share of the stock left and both hands' features (ridge least squares, numpy);
 then the spread: the value (see :func:`~bezique.agents.settled.spread_at`) whose expected
-settlement (:func:`~bezique.agents.settled.expected_settlement`) best predicts the deals'
-settled values on the training positions.  It reports, on the held-out fifth, how much of the
-variance of the settled values the estimate explains: with the new tuple, with the tuple in the
-module now (if any), and with the classic weights (``search:weights=classic``).  ``--write``
+settlement (over the search's default grid, :func:`~bezique.agents.settled.grid_settlement`)
+best predicts the deals' settled values on the training positions.  It reports, on the held-out
+fifth, how much of the variance of the settled values the estimate explains: with the new
+tuple, with the tuple in the module now (if any), each also by the normal integral of
+``search:settle=normal`` (:func:`~bezique.agents.settled.expected_settlement`), and with the
+classic weights (``search:weights=classic``).  ``--write``
 puts the tuple into the module (``VARIANT_WEIGHTS[variant]``); the classic weights are not
 touched.
 """

@@ -27,7 +27,13 @@ from bezique.agents.evaluation import (
     side_worth,
 )
 from bezique.agents.heuristic import HeuristicPolicy
-from bezique.agents.settled import _TYPICAL, expected_settlement, spread_at
+from bezique.agents.settled import (
+    _CORRELATION,
+    _TYPICAL,
+    expected_settlement,
+    grid_settlement,
+    spread_at,
+)
 from bezique.scoring import settle
 from bezique.state import LEAD
 
@@ -94,16 +100,25 @@ def _estimates(rules: Rules, pos: Position, weights: tuple[float, ...] | None
 
 
 def settled_r2(rules: Rules, sample: list[tuple[Position, int]],
-               weights: tuple[float, ...] | None, spread: float) -> float:
+               weights: tuple[float, ...] | None, spread: float, normal: bool = False) -> float:
     """Share of the variance of the settled values of ``sample`` (position, seat 0's final
-    settled value) that the expected settlement explains."""
+    settled value) that the expected settlement explains, as the search computes it: over the
+    small grid (:func:`~bezique.agents.settled.grid_settlement`), or with ``normal`` (the
+    search's ``settle=normal``, a variant tuple only) by the normal integral
+    (:func:`~bezique.agents.settled.expected_settlement`)."""
     err = 0.0
     acts = [v for _, v in sample]
     mean = sum(acts) / len(acts)
     tot = sum((v - mean) ** 2 for v in acts)
+    rho = _CORRELATION.get(rules.variant, 0.0)
     for pos, actual in sample:
+        left, s, b = pos[0], pos[1], pos[2]
         est = _estimates(rules, pos, weights)
-        v = expected_settlement(rules, est, pos[2], spread_at(spread, pos[0]), 0)
+        sd = spread_at(spread, left)
+        if normal and weights is not None:
+            v = expected_settlement(rules, est, b, sd, 0, rho * left, s)
+        else:
+            v = grid_settlement(rules, est, b, sd, 0)
         err += (v - actual) ** 2
     return 1.0 - err / tot
 
@@ -178,10 +193,12 @@ def fit_variant(variant: str, deals: int, seed: int, ridge: float, jobs: int,
           + ", ".join(f"{k:g}: {v:.4f}" for k, v in tried.items()) + f"; chose {best:g}")
     weights = tuple_of(best * sd_full)
     print(f"held-out settled values, R^2 over {len(held)} positions: fitted "
-          f"{settled_r2(rules, held, weights, weights[1]):.4f}", end="")
+          f"{settled_r2(rules, held, weights, weights[1]):.4f} (settle=normal "
+          f"{settled_r2(rules, held, weights, weights[1], True):.4f})", end="")
     now = VARIANT_WEIGHTS.get(variant)
     if now is not None:
-        print(f", now {settled_r2(rules, held, now, now[1]):.4f}", end="")
+        print(f", now {settled_r2(rules, held, now, now[1]):.4f} (settle=normal "
+              f"{settled_r2(rules, held, now, now[1], True):.4f})", end="")
     classic_spread = _TYPICAL.get(variant, (0.0, 0.5 * rules.rubicon_at))[1]
     print(f", classic weights {settled_r2(rules, held, None, classic_spread):.4f}")
     for name, w in zip(SIDE_TERMS, weights, strict=True):

@@ -21,8 +21,15 @@ from bezique.agents.evaluation import (
 )
 from bezique.agents.heuristic import HeuristicPolicy
 from bezique.agents.rollout import Rollout
-from bezique.agents.settled import _TYPICAL, settled_estimate
+from bezique.agents.settled import (
+    _TYPICAL,
+    expected_settlement,
+    grid_settlement,
+    settled_estimate,
+    spread_at,
+)
 from bezique.errors import OptionError
+from bezique.scoring import settle
 from bezique.state import LEAD
 
 
@@ -61,11 +68,25 @@ def test_the_classic_reading_of_a_leaf_is_as_before_the_fit() -> None:
         assert s.stock_left == stock
         assert settled_estimate(s, 0, classic=True) == pytest.approx(value, abs=1e-6)
         assert settled_estimate(s, 1, classic=True) == pytest.approx(-value, abs=1e-6)
+    # Eight-pack, with no tuple of its own, keeps the classic weights: on the grid by
+    # default, by the normal integral with settle=normal
     s = _stock_lead("eightpack", 11)
     assert settled_estimate(s, 0) == settled_estimate(s, 0, classic=True)
+    rules = s.rules
+    typical, spread = _TYPICAL["eightpack"]
+    left = s.stock_left / rules.stock_size
+    est = tuple(s.scores[i] + sum(w * x for w, x in zip(WEIGHTS, features(s, i), strict=True))
+                + typical * left for i in (0, 1))
+    sd = spread_at(spread, left)
+    assert settled_estimate(s, 0, normal=True) == pytest.approx(
+        expected_settlement(rules, est, s.brisques, sd, 0, 0.0, s.scores))
+    assert settled_estimate(s, 0) == pytest.approx(grid_settlement(rules, est, s.brisques, sd, 0))
     for variant in ("rubicon", "sixpack"):
         s = _stock_lead(variant, 11)
         assert settled_estimate(s, 0) != settled_estimate(s, 0, classic=True)
+        # classic=True is the grid whatever normal says
+        assert settled_estimate(s, 0, True, True) == settled_estimate(s, 0, classic=True)
+        assert settled_estimate(s, 0, normal=True) != settled_estimate(s, 0)
 
 
 @settings(max_examples=30, deadline=None)
@@ -82,13 +103,15 @@ def test_the_estimate_is_zero_sum_and_bounded(variant: str, seed: int, steps: in
     rules = s.rules
     a, b = settled_estimate(s, 0), settled_estimate(s, 1)
     assert a == pytest.approx(-b, abs=1e-6)
+    n = settled_estimate(s, 0, normal=True)
+    assert n == pytest.approx(-settled_estimate(s, 1, normal=True), abs=1e-6)
     # no settlement is worth more than both sides' likely totals and the bonuses
     w = VARIANT_WEIGHTS[variant]
     left = s.stock_left / rules.stock_size
     f0, f1 = features(s, 0), features(s, 1)
     most = (sum(s.scores) + abs(side_worth(f0, f1, left, w)) + abs(side_worth(f1, f0, left, w))
             + 6 * w[1] + rules.rubicon_bonus_points + rules.game_bonus + 2000)
-    assert abs(a) <= most
+    assert abs(a) <= most and abs(n) <= most
 
 
 @pytest.mark.parametrize(("variant", "deals"), [("rubicon", 30), ("sixpack", 10)])
@@ -122,15 +145,110 @@ def test_the_fit_predicts_the_points_to_come_better_than_the_classic_weights(
     assert err["fitted"] < 0.95 * err["classic"]
 
 
-def test_the_search_option_picks_the_weights() -> None:
+def test_the_search_options_pick_the_weights_and_the_settlement() -> None:
     s = _stock_lead("rubicon", 5)
-    agent = make_agent("search:weights=classic", seed=1)
-    assert agent.rollout.classic_weights  # type: ignore[attr-defined]
-    assert not make_agent("search", seed=1).rollout.classic_weights  # type: ignore[attr-defined]
-    # a horizon leaf is valued by the weights the option picked
+    for spec, attr in (("search:weights=classic", "classic_weights"),
+                       ("search:settle=normal", "settle_normal")):
+        assert getattr(make_agent(spec, seed=1).rollout, attr)
+        assert not getattr(make_agent("search", seed=1).rollout, attr)
+    # a horizon leaf is valued by the weights and the settlement the options picked: the
+    # estimate of the position one trick on
+    t = s.clone()
+    policy = HeuristicPolicy(solver_cards=0)
+    stop = t.trick_count + 1
+    while t.trick_count < stop or t.phase_id != LEAD:
+        t.apply_action(policy.choose(t))
     roll = Rollout(HeuristicPolicy(solver_cards=0))
-    own = roll.value(s.clone(), 0, horizon=1)
-    roll.classic_weights = True
-    assert roll.value(s.clone(), 0, horizon=1) != own
+    leaves = {}
+    for classic, normal in ((False, False), (True, False), (False, True)):
+        roll.classic_weights, roll.settle_normal = classic, normal
+        leaves[classic, normal] = roll.value(s.clone(), 0, horizon=1)
+        assert leaves[classic, normal] == settled_estimate(t, 0, classic, normal)
+    assert len(set(leaves.values())) == 3
     with pytest.raises(OptionError, match="weights must be variant or classic"):
         make_agent("search:weights=rubicon", seed=1)
+    with pytest.raises(OptionError, match="settle must be grid or normal"):
+        make_agent("search:settle=exact", seed=1)
+
+
+def _settle_mc(rules: Rules, est: tuple[float, float], sd: float, rho: float,
+               n: int, seed: int) -> float:
+    """Seat 0's mean settlement over ``n`` draws of the two totals (normal, correlated ``rho``),
+    each settled by the rules themselves, the brisques shared evenly."""
+    rng = random.Random(seed)
+    half = sum(rules.card_points[p & 7] for p in rules.deck) // 2
+    total = 0
+    for _ in range(n):
+        z0, z1 = rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0)
+        x1 = rho * z0 + (1.0 - rho * rho) ** 0.5 * z1
+        t = (max(0, int(est[0] + sd * z0)), max(0, int(est[1] + sd * x1)))
+        st = settle(t, (half, half), game_bonus=rules.game_bonus, rubicon=rules.rubicon_at,
+                    rubicon_bonus=rules.rubicon_bonus_points, has_brisques=any(rules.card_points))
+        total += 0 if st.winner < 0 else st.value if st.winner == 0 else -st.value
+    return total / n
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "sixpack"])
+def test_the_expected_settlement_is_the_settlement_averaged_over_the_normal(variant: str) -> None:
+    # the integral against the rules' own settlement of random totals: a rubicon likely, a
+    # close race near the line, a clear lead late, a long way to go with a small lead (the
+    # 3x3 grid valued that last at about a rubicon: 1642 settled points in Rubicon)
+    rules = Rules.preset(variant)
+    r = rules.rubicon_at
+    cases = [((0.7 * r, 0.4 * r), 0.3 * r, -0.1), ((1.05 * r, r), 0.15 * r, 0.0),
+             ((1.5 * r, r), 0.1 * r, 0.0), ((0.9 * r, 0.8 * r), 0.55 * r, -0.2)]
+    for i, (est, sd, rho) in enumerate(cases):
+        want = _settle_mc(rules, est, sd, rho, 40_000, i)
+        got = expected_settlement(rules, est, (0, 0), sd, 0, rho)
+        # (the draws' own error is about 1% of the rubicon; the integral rounds hundreds in
+        # expectation)
+        assert got == pytest.approx(want, abs=0.03 * r), (est, sd, rho)
+    # the small lead at the start: a few hundred settled points at most, not a rubicon
+    small = expected_settlement(rules, (0.9 * r, 0.8 * r), (0, 0), 0.55 * r, 0, -0.2)
+    assert 0 < small < 0.5 * r
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "sixpack"])
+def test_the_expected_settlement_is_smooth_and_monotone_in_a_lead(variant: str) -> None:
+    rules = Rules.preset(variant)
+    r = rules.rubicon_at
+    for sd in (0.05 * r, 0.2 * r, 0.55 * r):
+        for mid in (0.6 * r, r, 1.4 * r):
+            # a symmetric position is worth nothing to either side
+            assert expected_settlement(rules, (mid, mid), (0, 0), sd, 0, -0.1) == 0.0
+            # the lead with the sum fixed: never worth less for more of it, and no jump
+            # bigger than the lead's step can make (the settlement's slope is at most the
+            # rubicon's swing over the difference's spread)
+            step = 0.01 * r
+            last = None
+            for k in range(-60, 61):
+                d = k * step
+                v = expected_settlement(rules, (mid + d / 2, mid - d / 2), (0, 0), sd, 0, -0.1)
+                assert v == pytest.approx(
+                    -expected_settlement(rules, (mid + d / 2, mid - d / 2), (0, 0), sd, 1, -0.1))
+                if last is not None:
+                    assert v >= last - 1e-6
+                    most = step * (1.0 + (3 * r + rules.rubicon_bonus_points) / sd)
+                    assert v - last <= most, (sd, mid, d)
+                last = v
+        # one side's total alone moving: continuous (a rubiconed loser pays its own points,
+        # so more of them may cost more, but never by a jump)
+        prev = None
+        for k in range(0, 201):
+            v = expected_settlement(rules, (k * 0.01 * r, r), (0, 0), sd, 0)
+            if prev is not None:
+                assert abs(v - prev) <= 0.01 * r * (1.0 + (3 * r + rules.rubicon_bonus_points)
+                                                     / sd)
+            prev = v
+
+
+def test_a_side_that_reached_the_line_cannot_be_rubiconed() -> None:
+    rules = Rules.preset("rubicon")
+    # seat 1 has 980 points and 40 brisques: safe, whatever the normal spread says
+    est, sd = (1500.0, 1000.0), 150.0
+    free = expected_settlement(rules, est, (0, 40), sd, 0)
+    safe = expected_settlement(rules, est, (0, 40), sd, 0, 0.0, (1200, 980))
+    assert free > safe
+    # then seat 0 wins the game bonus and the difference (with brisques counted when seat 1's
+    # points stay under the line): about 500 + 500, never a rubicon's 1300 + 1500 + 1000
+    assert 800 < safe < 1300

@@ -146,6 +146,8 @@ class Rollout:
         # the one-deal games: value horizon leaves by the classic weights instead of the
         # variant's own fit (the search's ``weights=classic``; see bezique.agents.settled)
         self.classic_weights = False
+        # ... and settle them by the normal integral instead of the small grid (``settle=normal``)
+        self.settle_normal = False
 
     def value(self, state: State, seat: int, horizon: int = 0) -> float:
         """The deal result for ``seat`` when both sides play on by the rollout policy; with a
@@ -161,7 +163,8 @@ class Rollout:
                 raise OutOfTime
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 if settled:
-                    return settled_estimate(state, seat, self.classic_weights)
+                    return settled_estimate(state, seat, self.classic_weights,
+                                            self.settle_normal)
                 if game is not None:
                     return horizon_value(state, seat, game.table) / game.slope
                 return self.evaluate(state, seat)

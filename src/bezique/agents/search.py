@@ -38,10 +38,14 @@ up to :data:`TABLE_WORLDS` times ``samples`` worlds within :data:`TABLE_MS` mill
 In the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7) results are settled
 values, not points: a finished deal by its settlement, a solved end phase by the settlement of
 its split, a horizon leaf by the expected settlement of both sides' likely totals
-(:mod:`bezique.agents.settled`, with the weights and spread fitted to the variant's own deals,
-:data:`~bezique.agents.evaluation.VARIANT_WEIGHTS`; ``weights=classic``: the classic weights
-instead, as before that fit); the solver plays only ends it can finish within its node
-budget (the 12- and 15-card ends of Six- and Eight-pack are played by the heuristic until then).
+(:mod:`bezique.agents.settled`, with the weights and spread fitted to the variant's own
+deals, :data:`~bezique.agents.evaluation.VARIANT_WEIGHTS`; ``weights=classic``: the classic
+weights instead, as before that fit), settled over a small grid of totals, or with
+``settle=normal`` by the settlement integrated over their normal distribution (smooth in the
+lead, and a better predictor of the settlement, but not yet a measured gain in play: see
+``benchmarks/STRENGTH.md``); the solver plays only ends it can
+finish within its node budget (the 12- and 15-card ends of Six- and Eight-pack are played by
+the heuristic until then).
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
 ``rollout`` = ``heuristic`` (default), ``tuned`` (the heuristic with the numbers
@@ -59,7 +63,8 @@ never takes more than 10% over it: no world is begun that would likely not end i
 rollout past the deadline gives up, the exact solver's nodes are bounded by the time left at
 its measured speed, and with no world finished the heuristic's choice is played);
 ``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``weights`` =
-``variant`` (default) or ``classic`` as above (the one-deal games only); ``head=policy`` gives the
+``variant`` (default) or ``classic`` and ``settle`` = ``grid`` (default) or ``normal`` as above
+(the one-deal games only); ``head=policy`` gives the
 head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
@@ -149,7 +154,8 @@ class SearchAgent:
                  prior: float = 5.0, evaluation: str = "learned",
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
-                 head: str = "heuristic", weights: str = "variant") -> None:
+                 head: str = "heuristic", weights: str = "variant",
+                 settle: str = "grid") -> None:
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise OptionError(
                 f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
@@ -161,6 +167,8 @@ class SearchAgent:
                               f"{evaluation!r}")
         if weights not in ("variant", "classic"):
             raise OptionError(f"weights must be variant or classic, not {weights!r:.40}")
+        if settle not in ("grid", "normal"):
+            raise OptionError(f"settle must be grid or normal, not {settle!r:.40}")
         self.rng = random.Random(seed)
         self.samples = samples
         if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
@@ -205,6 +213,7 @@ class SearchAgent:
                                value=net_value(evaluation == "blend")
                                if evaluation in ("net", "blend") else None)
         self.rollout.classic_weights = weights == "classic"
+        self.rollout.settle_normal = settle == "normal"
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,
         # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
         self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,
@@ -509,7 +518,8 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heu
                  prior: float = 5.0, evaluation: str = "learned",
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
-                 head: str = "heuristic", weights: str = "variant") -> SearchAgent:
+                 head: str = "heuristic", weights: str = "variant",
+                 settle: str = "grid") -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
                        evaluation, confidence, infer, ms, model, extend, extend_below, head,
-                       weights)
+                       weights, settle)
