@@ -174,6 +174,24 @@ class SuitFilter(MeldFilter):
 
 
 
+def copy_levels(phys: int, copies: int, relevant: int = CARD_MASK32) -> list[int]:
+    """``levels[n - 1]``: the cards (a 32-bit mask, within ``relevant``) of which ``phys`` holds
+    at least n copies.
+
+    >>> [bin(x) for x in copy_levels(0b11 | 0b10 << 32 | 0b10 << 64, 3)]
+    ['0b11', '0b10', '0b10']
+    """
+    levels = [0] * copies
+    for k in range(copies):
+        w = phys & relevant
+        phys >>= 32  # (a long mask is shifted once per copy, and shrinks)
+        if w:
+            for n in range(k, 0, -1):  # a card held n times so far now has n + 1
+                levels[n] |= levels[n - 1] & w
+            levels[0] |= w
+    return levels
+
+
 _CARD_FIELD: Final = 5  # a card pattern's field: 15 + the copies it misses (passes below 16)
 _COUNT_FIELD: Final = 6  # an "n of a rank"'s field: the copies held of its cards (up to 63)
 
@@ -227,19 +245,10 @@ class LevelFilter(MeldFilter):
     def passing(self, held_phys: int) -> int:
         """The patterns that pass the filter for a holding (physical): bit ``i`` for pattern
         ``i``."""
-        rel = self.relevant
-        levels = [0] * self.copies
-        h = held_phys
-        for k in range(self.copies):
-            w = h & rel
-            h >>= 32  # (a long mask is shifted once per copy, and shrinks)
-            if w:
-                for n in range(k, 0, -1):  # a card held n times so far now has n + 1
-                    levels[n] |= levels[n - 1] & w
-                levels[0] |= w
         k0 = k1 = k2 = k3 = 0
         s = 0
-        for w in levels:  # each suit's key: its byte of each level
+        # each suit's key: its byte of each level
+        for w in copy_levels(held_phys, self.copies, self.relevant):
             if not w:
                 break
             k0 |= (w & 255) << s
@@ -247,27 +256,20 @@ class LevelFilter(MeldFilter):
             k2 |= (w >> 16 & 255) << s
             k3 |= (w >> 24) << s
             s += 8
-        t = self.tables
-        e0 = t[0].get(k0)
-        if e0 is None:
-            e0 = self._entry(0, k0)
-        e1 = t[1].get(k1)
-        if e1 is None:
-            e1 = self._entry(1, k1)
-        e2 = t[2].get(k2)
-        if e2 is None:
-            e2 = self._entry(2, k2)
-        e3 = t[3].get(k3)
-        if e3 is None:
-            e3 = self._entry(3, k3)
-        ok = ~(self.bias + e0[0] + e1[0] + e2[0] + e3[0]) & self.card_tops
+        cards = counts = 0
+        for suit, key in enumerate((k0, k1, k2, k3)):
+            e = self.tables[suit].get(key)
+            if e is None:
+                e = self._entry(suit, key)
+            cards += e[0]
+            counts += e[1]
+        ok = ~(self.bias + cards) & self.card_tops
         out = 0
         while ok:  # (the card patterns that pass: few)
             low = ok & -ok
             out |= 1 << self.card_patterns[low.bit_length() // _CARD_FIELD - 1]
             ok ^= low
         if self.rank_needs:
-            counts = e0[1] + e1[1] + e2[1] + e3[1]
             for i, shift, n in self.rank_needs:
                 if counts >> shift & 63 >= n:
                     out |= 1 << i

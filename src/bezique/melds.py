@@ -44,7 +44,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .meldfilter import MeldFilter, QuickPattern
+from .meldfilter import MeldFilter, QuickPattern, copy_levels
 from .meldfilter import quick_patterns as quick_patterns  # (re-exported: the module's doctest)
 from .meldfilter import suit_filter as suit_filter
 from .rules import CLASS_NAMES, Rules
@@ -54,23 +54,6 @@ ILLEGAL = "illegal meld"  # the unworded reason of the meld search
 Log = tuple[tuple[int, int], ...]  # a seat's melds: (meld kind index, physical mask), in order
 
 _PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
-
-
-def copy_levels(phys: int, copies: int) -> list[int]:
-    """``levels[n - 1]``: the cards (a 32-bit mask) of which ``phys`` holds at least n copies.
-
-    >>> [bin(x) for x in copy_levels(0b11 | 0b10 << 32 | 0b10 << 64, 3)]
-    ['0b11', '0b10', '0b10']
-    """
-    levels = [0] * copies
-    for k in range(copies):
-        w = phys & CARD_MASK32
-        phys >>= 32  # (a long mask is shifted once per copy, and shrinks)
-        if w:
-            for n in range(k, 0, -1):  # a card held n times so far now has n + 1
-                levels[n] |= levels[n - 1] & w
-            levels[0] |= w
-    return levels
 
 
 def _held_enough(levels: list[int], reqs: tuple[tuple[int, int], ...]) -> bool:
