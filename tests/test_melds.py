@@ -511,6 +511,35 @@ def test_the_two_pack_filter_passes_exactly_the_patterns_a_holding_could_form(
             assert got == want, (trump, hex(held))
 
 
+@pytest.mark.parametrize("variant", ["bezique3", "rubicon", "sixpack", "eightpack"])
+def test_the_filter_of_more_packs_passes_exactly_the_patterns_with_enough_copies(
+    variant: str,
+) -> None:
+    """From three packs on the filter is keyed by the levels of a holding (the cards held at
+    least once, twice, ...): it passes exactly the patterns whose every (cards, copies) need is
+    held, the test it replaces, over random holdings of every size."""
+    from bezique.melds import _held_enough, copy_levels, quick_patterns, suit_filter
+
+    r = Rules.preset(variant)
+    rng = random.Random(variant)
+    pack = list(range(32 * r.copies))
+    passed = 0
+    for trump in (-1, 0, 3):
+        patterns = quick_patterns(r, trump)
+        quick = suit_filter(r, trump)
+        for _ in range(300):
+            held = 0
+            for p in rng.sample(pack, rng.randrange(0, 40)):
+                held |= 1 << p
+            levels = copy_levels(held, r.copies)
+            want = [q for q in patterns if _held_enough(levels, q[3])]
+            passing = quick.passing(held)
+            assert quick.candidates(passing) == want and bool(passing) == bool(want), (
+                trump, hex(held))
+            passed += bool(want)
+    assert 100 < passed < 900  # holdings that form some pattern, and holdings that form none
+
+
 def test_a_state_with_the_two_pack_filter_pickles_and_copies() -> None:
     """A state keeps the meld filter of its trump: pickled or deep-copied (OpenSpiel does both)
     it comes back the same position, listing the same actions, sharing the cached filter."""

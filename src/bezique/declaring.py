@@ -26,15 +26,14 @@ from .cards import (
     rank_of,
 )
 from .errors import IllegalActionError
+from .meldfilter import quick_patterns, suit_filter
 from .melds import (
     cards_sym,
     fixed_trump,
     known_concealed,
     matching_patterns,
     meld_problem,
-    quick_patterns,
     reuse_problem,
-    suit_filter,
 )
 from .position import (
     CARTE_NOT_YET,
@@ -117,8 +116,11 @@ class Declaring(Position):
         rules = self.rules
         if self._dmelds < rules.melds_per_trick:
             masks = self._meld_masks(seat, self._patterns)
-            self._listed = (self._prev, masks)
-            out = [m << 9 for m in masks] if masks else []  # act.meld_action
+            if masks:  # (a listing that finds none has nothing to remember)
+                self._listed = (self._prev, masks)
+                out = [m << 9 for m in masks]  # act.meld_action
+            else:
+                out = []
         else:
             out = []
         if rules.turnup and not self._dseven and (
@@ -168,6 +170,8 @@ class Declaring(Position):
     def _carte_draws(self, seat: int, pos: int) -> None:
         """After a draw from ``pos``: a seat that declared carte blanche may repeat it with a
         drawn card that is no court card; a court card ends the right for good."""
+        if CARTE_ON not in self._carte:  # (the common case: no seat may repeat it)
+            return
         n = len(self.hand_masks)
         carte = list(self._carte)
         for i in range(n):

@@ -5,10 +5,9 @@ physical card is a bit of a mask (see :mod:`bezique.cards`), a seat's melds so f
 a tuple of ``(meld kind index, physical mask)`` in the order scored, and ``used`` holds, per meld
 class, every physical card that has been in a meld of that class.
 
-- :func:`quick_patterns` makes the variant's meld table concrete under a trump suit, with the
-  masks the meld search needs to reject most patterns at once.
-- :class:`SuitFilter` (two packs) is the meld search's first filter, the cards each pattern
-  needs, in four table look-ups for all the patterns at once.
+- :func:`quick_patterns` (in :mod:`bezique.meldfilter`, with the search's first filter, the
+  copies each pattern needs in four table look-ups) makes the variant's meld table concrete
+  under a trump suit.
 - :func:`classify` names the meld a set of cards forms (a meld is named by its cards alone).
 - :func:`meld_problem` judges one meld against the seat's earlier melds (rules 3–6 of RULES.md
   3.3, with the options ``reform``, ``cross_class`` and ``fresh_card``) and words the reason a
@@ -33,173 +32,28 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final
 
 from .cards import (
     CARD_MASK32,
     QUEEN,
-    SUITS02,
     bits,
     card_symbol,
     fold_copies,
     make_card,
     mask_of,
     rank_of,
-    replicate,
     suit_of,
 )
-from .rules import CLASS_NAMES, Pattern, Rules
+from .meldfilter import MeldFilter, QuickPattern, copy_levels
+from .meldfilter import quick_patterns as quick_patterns  # (re-exported: the module's doctest)
+from .meldfilter import suit_filter as suit_filter
+from .rules import CLASS_NAMES, Rules
 
 ILLEGAL = "illegal meld"  # the unworded reason of the meld search
 
 Log = tuple[tuple[int, int], ...]  # a seat's melds: (meld kind index, physical mask), in order
 
-# (pattern, class, mask of every physical card that could take part, (mask, count) needs,
-#  two packs: 32-bit masks of the cards needed at least once and twice, cards needed of "n of a
-#  rank", any packs: the 32-bit mask of the cards needed at least once)
-QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int, int, int]
-_QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
-_FILTERS: dict[tuple[Rules, int], SuitFilter | None] = {}
-
-
-def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
-    """The patterns under ``trump`` with what the meld search needs to reject them cheaply:
-    the class, the physical mask of every card that could take part, (cards, count) needs (32-bit
-    card masks: that many copies among those cards), for two packs the cards needed at least
-    once and twice (32-bit card masks), and how many of the
-    possible cards must be held (for "n of a rank" in any suits).  Cached per (rules, trump)."""
-    key = (rules, trump)
-    got = _QUICK.get(key)
-    if got is not None:
-        return got
-    out: list[QuickPattern] = []
-    for pat in rules.patterns(trump):
-        cls = rules.melds[pat.kind].cls
-        need1 = need2 = any1 = 0
-        if pat.n:
-            cards = [make_card(pat.rank, s) for s in range(4)]
-            pm = replicate(mask_of(cards), rules.copies)
-            if pat.distinct:
-                reqs = tuple((1 << c, 1) for c in cards)
-                need1 = any1 = mask_of(cards)
-            else:
-                reqs = ((mask_of(cards), pat.n),)
-                if pat.n == 2 * len(cards):
-                    need1 = need2 = mask_of(cards)
-        else:
-            pm = replicate(mask_of(c for c, _ in pat.counts), rules.copies)
-            reqs = tuple((1 << c, n) for c, n in pat.counts)
-            need1 = any1 = mask_of(c for c, _ in pat.counts)
-            need2 = mask_of(c for c, n in pat.counts if n >= 2)
-        nmin = pat.n if pat.n and not pat.distinct else 0
-        out.append((pat, cls, pm, reqs, need1, need2, nmin, any1))
-    res = tuple(out)
-    _QUICK[key] = res
-    return res
-
-
-# ---------------------------------------------------------------------- the two-pack filter
-
-_FIELD: Final = 12  # bits per pattern in a filter sum
-_LOW16: Final = 0xFFFF
-
-
-class SuitFilter:
-    """Two packs: the meld search's first filter (the cards needed once and twice, and the
-    count of "n of a rank") as one sum of four per-suit table entries.
-
-    Pattern ``i`` owns a 12-bit field of the sum: ``2047 + nmin - count + 32 * missing``, where
-    ``missing`` counts the cards it needs once (twice) that are not held once (twice) and
-    ``count`` the copies held of its cards when it is "n of a rank" (``nmin`` of them needed).
-    Each of those decomposes by suit, so each suit's part is one table entry, keyed by the
-    suit's byte of each copy; the pattern passes the filter exactly when its field is below
-    2048 (its top bit clear).  Entries are computed when a suit holding is first met (at most
-    4**5 per suit for the classic table, whose melds use five ranks)."""
-
-    __slots__ = ("bias", "needs", "relevant02", "relevant13", "rules", "tables", "tops", "trump")
-
-    def __init__(self, rules: Rules, trump: int) -> None:
-        self.rules = rules
-        self.trump = trump
-        patterns = quick_patterns(rules, trump)
-        relevant = bias = tops = 0
-        needs: list[tuple[int, int, int]] = []
-        for i, q in enumerate(patterns):
-            counted = fold_copies(q[2], 2) if q[6] else 0
-            needs.append((q[4], q[5], counted))
-            relevant |= q[4] | q[5] | counted
-            bias += (2047 + q[6]) << (_FIELD * i)
-            tops |= 2048 << (_FIELD * i)
-        self.bias = bias
-        self.tops = tops
-        self.needs = tuple(needs)
-        self.relevant02 = relevant & SUITS02
-        self.relevant13 = relevant >> 8 & SUITS02
-        self.tables: tuple[dict[int, int], ...] = ({}, {}, {}, {})
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled (a state is, e.g. by OpenSpiel) as the cached filter of its rules and trump."""
-        return suit_filter, (self.rules, self.trump)
-
-    def passing(self, held_phys: int) -> int:
-        """The patterns that pass the filter for a holding (physical, two packs): bit
-        ``12 * i + 11`` for pattern ``i``."""
-        lo = held_phys & CARD_MASK32
-        hi = held_phys >> 32
-        r02 = self.relevant02
-        r13 = self.relevant13
-        even = lo & r02 | (hi & r02) << 8  # suits 0 and 2: (first copy, second copy) bytes
-        odd = lo >> 8 & r13 | (hi >> 8 & r13) << 8
-        t = self.tables
-        try:
-            total = (self.bias + t[0][even & _LOW16] + t[2][even >> 16] + t[1][odd & _LOW16]
-                     + t[3][odd >> 16])
-        except KeyError:
-            total = (self.bias + self._entry(0, even & _LOW16) + self._entry(2, even >> 16)
-                     + self._entry(1, odd & _LOW16) + self._entry(3, odd >> 16))
-        return ~total & self.tops
-
-    def _entry(self, suit: int, key: int) -> int:
-        got = self.tables[suit].get(key)
-        if got is None:
-            shift = 8 * suit
-            first, second = (key & 255) << shift, (key >> 8) << shift
-            held, both = first | second, first & second
-            got = 0
-            for i, (need1, need2, counted) in enumerate(self.needs):
-                missing = (need1 & ~held & 255 << shift).bit_count() + (
-                    need2 & ~both & 255 << shift).bit_count()
-                count = (counted & first).bit_count() + (counted & second).bit_count()
-                got += (32 * missing - count) << (_FIELD * i)
-            self.tables[suit][key] = got
-        return got
-
-
-def suit_filter(rules: Rules, trump: int) -> SuitFilter | None:
-    """The :class:`SuitFilter` of :func:`quick_patterns` ``(rules, trump)`` for two packs,
-    else None.  Cached per (rules, trump)."""
-    key = (rules, trump)
-    if key not in _FILTERS:
-        _FILTERS[key] = SuitFilter(rules, trump) if rules.copies == 2 else None
-    return _FILTERS[key]
-
-
 _PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
-
-
-def copy_levels(phys: int, copies: int) -> list[int]:
-    """``levels[n - 1]``: the cards (a 32-bit mask) of which ``phys`` holds at least n copies.
-
-    >>> [bin(x) for x in copy_levels(0b11 | 0b10 << 32 | 0b10 << 64, 3)]
-    ['0b11', '0b10', '0b10']
-    """
-    levels = [0] * copies
-    for k in range(copies):
-        w = phys >> (32 * k) & CARD_MASK32
-        for n in range(k, 0, -1):  # a card held n times so far now has n + 1
-            levels[n] |= levels[n - 1] & w
-        levels[0] |= w
-    return levels
 
 
 def _held_enough(levels: list[int], reqs: tuple[tuple[int, int], ...]) -> bool:
@@ -326,25 +180,25 @@ def multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]
 
 def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
                      used: tuple[int, ...], log: Log, known: int, restored: int = 0,
-                     mate: int = 0, quick: SuitFilter | None = None) -> list[int]:
+                     mate: int = 0, quick: MeldFilter | None = None, passing: int = -1
+                     ) -> list[int]:
     """Every legal meld (physical mask) of a seat holding ``hand`` concealed and ``shown`` on
     the table, with earlier melds ``log`` and class masks ``used``; ``known`` is every concealed
     card some other seat knows of (those copies are used first); ``restored`` marks the broken
     melds of ``log`` already restored (``reuse = portland``); ``mate`` marks the cards of
     ``shown`` that are the partner's (see :func:`partner_melds`); ``quick``, the
-    :class:`SuitFilter` of ``patterns`` (two packs), is their filter in a few table look-ups."""
+    :class:`~bezique.meldfilter.MeldFilter` of ``patterns``, is their filter in a few table
+    look-ups (``passing``: its answer for ``hand | shown`` when the caller has it)."""
     copies = rules.copies
     held_phys = hand | shown
     if quick is not None:
-        passing = quick.passing(held_phys)
+        if passing < 0:
+            passing = quick.passing(held_phys)
         if not passing:
             return []
-        cands: list[QuickPattern] = []
-        while passing:
-            low = passing & -passing
-            cands.append(patterns[low.bit_length() // _FIELD - 1])
-            passing ^= low
-        held = (held_phys | held_phys >> 32) & CARD_MASK32
+        cands = quick.candidates(passing)
+        held = (held_phys | held_phys >> 32) & CARD_MASK32 if copies == 2 else fold_copies(
+            held_phys, copies)
     elif copies == 2:
         held = (held_phys | held_phys >> 32) & CARD_MASK32
         # cheap rejection of most patterns at once: the cards needed once and twice
@@ -420,7 +274,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
 
 def partner_melds(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
                   mate_shown: int, used: tuple[int, ...], log: Log, known: int,
-                  quick: SuitFilter | None = None) -> list[int]:
+                  quick: MeldFilter | None = None) -> list[int]:
     """Partnership (RULES.md 9.5): every meld a seat may declare with its own cards and its
     partner's shown cards (``mate_shown``), judged against the side's melds together (``log``
     and ``used`` are the side's) as if one player held both.  Project readings: the seat adds

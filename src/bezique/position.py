@@ -31,9 +31,8 @@ from typing import Any, Final
 
 from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, rank_of
 from .errors import IllegalActionError
+from .meldfilter import MeldFilter, QuickPattern
 from .melds import (
-    QuickPattern,
-    SuitFilter,
     classify,
     legal_meld_masks,
     membership,
@@ -133,7 +132,7 @@ class Position:
     turnup_card: int
     deal_hands: tuple[tuple[int, ...], ...]
     _patterns: tuple[QuickPattern, ...]
-    _quick: SuitFilter | None  # two packs: the meld search's first filter of ``_patterns``
+    _quick: MeldFilter  # the meld search's first filter of ``_patterns``
     stock_pos: int
     turnup_phys: int
     hand_masks: tuple[int, ...]
@@ -473,7 +472,11 @@ class Position:
             dup = words[0] & words[1]
         else:
             # one 32-bit word per copy (a long mask is shifted once per copy, not per card)
-            words = [shown >> (32 * k) & CARD_MASK32 for k in range(copies)]
+            words = []
+            h = shown
+            for _ in range(copies):
+                words.append(h & CARD_MASK32)
+                h >>= 32
             seen = dup = 0
             for w in words:
                 dup |= seen & w
@@ -519,19 +522,21 @@ class Position:
 
     def _meld_masks(self, seat: int, patterns: tuple[QuickPattern, ...]) -> list[int]:
         """:meth:`legal_meld_masks` searched over ``patterns`` only (a part of ``_patterns``)."""
+        hands = self.hand_masks
         quick = self._quick if patterns is self._patterns else None
-        if len(self.hand_masks) != 4 and quick is not None and not quick.passing(
-            self.hand_masks[seat] | self.shown_masks[seat]
-        ):
-            return []  # (the common case: no meld passes the search's first filter)
-        if len(self.hand_masks) == 4 and (mate := self.partner(seat)) >= 0:
-            return partner_melds(self.rules, patterns, self.hand_masks[seat],
-                                 self.shown_masks[seat], self.shown_masks[mate],
-                                 self.used_masks[seat], self.meld_log[seat], self._known_any(),
-                                 quick)
-        return legal_meld_masks(self.rules, patterns, self.hand_masks[seat],
-                                self.shown_masks[seat], self.used_masks[seat], self.meld_log[seat],
-                                self._known_any(), self._restored[seat], 0, quick)
+        passing = -1
+        if len(hands) != 4:
+            if quick is not None:
+                passing = quick.passing(hands[seat] | self.shown_masks[seat])
+                if not passing:
+                    return []  # (the common case: no meld passes the search's first filter)
+        elif (mate := self.partner(seat)) >= 0:
+            return partner_melds(self.rules, patterns, hands[seat], self.shown_masks[seat],
+                                 self.shown_masks[mate], self.used_masks[seat],
+                                 self.meld_log[seat], self._known_any(), quick)
+        return legal_meld_masks(self.rules, patterns, hands[seat], self.shown_masks[seat],
+                                self.used_masks[seat], self.meld_log[seat], self._known_any(),
+                                self._restored[seat], 0, quick, passing)
 
     def _known_any(self) -> int:
         """Every concealed card some seat knows another seat holds."""
@@ -545,7 +550,11 @@ class Position:
 
     def classify(self, mask: int) -> int:
         """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
-        return classify(self.rules, self._patterns, mask)
+        kinds = self._quick.kinds  # (remembered per rules and trump)
+        got = kinds.get(mask)
+        if got is None:
+            got = kinds[mask] = classify(self.rules, self._patterns, mask)
+        return got
 
     # ------------------------------------------------------------------ text
 

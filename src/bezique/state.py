@@ -40,10 +40,9 @@ from .cards import (
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .declaring import Declaring
 from .errors import IllegalActionError, RecordError
+from .meldfilter import quick_patterns, suit_filter
 from .melds import (
-    quick_patterns,
     shown_groups,
-    suit_filter,
 )
 from .observation import Observation, observe
 from .position import (
@@ -265,7 +264,8 @@ class State(Declaring):
             shown = self.shown_masks[seat]
             if shown:
                 out.extend(self._shown_reps(seat, shown))
-            if self._carte and self._carte_problem(seat) is None:
+            carte = self._carte  # (a seat past its first card, or not repeating, may not)
+            if carte and CARTE_OFF != carte[seat] != CARTE_ON and self._carte_problem(seat) is None:
                 out.append(act.CARTE)
             return out
         if ph == DECLARE:
@@ -295,8 +295,10 @@ class State(Declaring):
             # it once per copy beats testing it bit by bit); the lowest copy of each card
             out = []
             seen = dup = 0
+            h = hand
             for copy in range(self.copies):
-                w = hand >> (32 * copy) & CARD_MASK32
+                w = h & CARD_MASK32
+                h >>= 32  # (the long mask shrinks as it goes)
                 if w:
                     dup |= w & seen
                     new = w & ~seen
@@ -355,14 +357,8 @@ class State(Declaring):
             raise IllegalActionError(
                 "you won the trick: declare a meld or pass (draw) before playing"
             )
-        if action == act.PASS:
-            if ph != DECLARE:
-                raise IllegalActionError(self._not_declaring_msg())
-            snap = self._snapshot(action)
-            win = self._last  # after an offer the partner passes: the winner still draws first
-            self._draw(win)
-            self.turn = win
-            self._prev = snap
+        if action == act.PASS:  # (a pass in the declaring turn was applied above)
+            raise IllegalActionError(self._not_declaring_msg())
         elif action in (act.EXCHANGE, act.SEVEN):
             self._seven_action(seat, action)
         elif action == act.CARTE and self._carte:
@@ -388,7 +384,7 @@ class State(Declaring):
             if self.copies == 2:
                 if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
                     self._refuse_copy(p, hand)
-            elif hand & ~bit & COPIES_OF[self.copies][p & 31] and self.canonical_play(p) != p:
+            elif hand & COPIES_OF[self.copies][p & 31] != bit and self.canonical_play(p) != p:
                 self._refuse_copy(p, hand)  # (a card held once is played as that copy)
         else:
             self._check_shown_play(seat, p)
@@ -399,20 +395,19 @@ class State(Declaring):
             raise IllegalActionError(follow_problem(hand, p, lead, best, self.trump, self.copies))
         snap = self._snapshot(p)
         two = len(hands) == 2
-        if concealed:
+        if concealed:  # (``^ bit`` takes the card out: one operation on a long mask)
             if two:
-                self.hand_masks = ((hand & ~bit, hands[1]) if seat == 0
-                                   else (hands[0], hand & ~bit))
+                self.hand_masks = (hand ^ bit, hands[1]) if seat == 0 else (hands[0], hand ^ bit)
             else:
-                self.hand_masks = _set(hands, seat, hand & ~bit)
+                self.hand_masks = _set(hands, seat, hand ^ bit)
             if self.known_masks[seat] & bit:
-                self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~bit)
+                self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] ^ bit)
         else:
-            self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] & ~bit)
-        if self._carte and self._carte[seat] != CARTE_OFF and self._carte[seat] != CARTE_ON:
+            self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] ^ bit)
+        carte = self._carte
+        if carte and CARTE_OFF != carte[seat] != CARTE_ON:
             # a carte blanche not declared before the first card, or a repeat not made, is lost
-            self._carte = _set(self._carte, seat,
-                               CARTE_OFF if self._carte[seat] == CARTE_NOT_YET else CARTE_ON)
+            self._carte = _set(carte, seat, CARTE_OFF if carte[seat] == CARTE_NOT_YET else CARTE_ON)
             self._sync_extra()
         if p & 31 == self._played7 and self.turnup_phys >= 0 and not self.scored_sevens >> p & 1:
             self.scored_sevens |= bit
@@ -428,8 +423,34 @@ class State(Declaring):
                 self._sync_extra()
                 duel = self.duel_seats()
                 self.turn = (seat + 1) % len(hands) if not duel else duel[seat == duel[0]]
-        elif two:
-            self._finish_trick(seat, p)
+        elif two:  # the follower's card completes the trick of two seats
+            lead = self.lead_card
+            fs = p >> 3 & 3
+            if fs == lead >> 3 & 3:
+                win = seat if p & 7 < lead & 7 else 1 - seat
+            else:
+                win = seat if fs == self.trump else 1 - seat
+            w = self.won_masks
+            both = 1 << lead | bit
+            self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
+            points = self._points
+            pts = points[lead & 7] + points[p & 7]
+            if pts:
+                b = self._bris
+                self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
+                if self.rules.brisques == "immediate":
+                    self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
+            self.lead_card = -1
+            tricks = self.trick_count = self.trick_count + 1
+            self._last = win
+            self.turn = win
+            if (self.stock_pos < self._nstock and tricks != self._tricks_at[0]
+                    and self.phase_id != OVER):  # the common case: the winner declares
+                self.phase_id = DECLARE
+                self._dmelds = 0
+                self._dseven = False
+            else:
+                self._trick_ends(win, tricks)
         else:
             self._follow_n(seat, p, 2 if self._duel >= 0 else len(hands))
         self._prev = snap
@@ -454,26 +475,6 @@ class State(Declaring):
                     f"{next(g[0] for g in groups if p in g)}"
                 )
 
-    def _finish_trick(self, seat: int, p: int) -> None:
-        """Two seats: the follower's card ``p`` completes the trick."""
-        lead = self.lead_card
-        fs = p >> 3 & 3
-        if fs == lead >> 3 & 3:
-            win = seat if p & 7 < lead & 7 else 1 - seat
-        else:
-            win = seat if fs == self.trump else 1 - seat
-        w = self.won_masks
-        both = (1 << lead) | (1 << p)
-        self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
-        points = self._points
-        pts = points[lead & 7] + points[p & 7]
-        if pts:
-            b = self._bris
-            self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
-            if self.rules.brisques == "immediate":
-                self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
-        self._trick_taken(win)
-
     def _follow_n(self, seat: int, p: int, n: int) -> None:
         """Three or four seats: ``p`` joins the trick; it beats the best card so far only if it
         is higher in the best card's suit or a trump on a plain card (the earlier of identical
@@ -497,14 +498,15 @@ class State(Declaring):
             self._bris = _set(self._bris, best_seat, self._bris[best_seat] + pts)
             if rules.brisques == "immediate":
                 self._score(best_seat, pts, "brisques", " ".join(card_name(c) for c in cards))
-        self._trick_taken(best_seat)
-
-    def _trick_taken(self, win: int) -> None:
-        """After a trick: the winner leads next, and declares while the stock lasts."""
         self.lead_card = -1
         tricks = self.trick_count = self.trick_count + 1
-        self._last = win
-        self.turn = win
+        self._last = best_seat
+        self.turn = best_seat
+        self._trick_ends(best_seat, tricks)
+
+    def _trick_ends(self, win: int, tricks: int) -> None:
+        """After the ``tricks``-th trick, won by ``win``: the last trick's points, the duels,
+        then the declaring turn while the stock lasts, else the next lead or the deal's end."""
         if self.phase_id == OVER:  # end_check = immediate ended the game on the brisques
             return
         last_at_stock, total = self._tricks_at

@@ -1,0 +1,313 @@
+"""The meld search's first filter: the meld table made concrete under a trump, and which
+patterns a holding has the cards for, for all the patterns at once.
+
+- :func:`quick_patterns` makes the variant's meld table concrete under a trump suit, with the
+  masks the meld search needs to reject most patterns at once.
+- :class:`SuitFilter` (two packs) passes the patterns whose cards needed once and twice are
+  held, in four table look-ups keyed by each suit's byte of each copy.
+- :class:`LevelFilter` (three packs and more) does the same from the *levels* of a holding (the
+  cards held at least once, twice, ...), which do not depend on which copies are held.
+
+:mod:`bezique.melds` (the meld search and the judges) uses them; the state keeps the filter of
+its trump (see :func:`suit_filter`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .cards import CARD_MASK32, SUITS02, fold_copies, make_card, mask_of, replicate
+from .rules import Pattern, Rules
+
+# (pattern, class, mask of every physical card that could take part, (mask, count) needs,
+#  two packs: 32-bit masks of the cards needed at least once and twice, cards needed of "n of a
+#  rank", any packs: the 32-bit mask of the cards needed at least once)
+QuickPattern = tuple[Pattern, int, int, tuple[tuple[int, int], ...], int, int, int, int]
+_QUICK: dict[tuple[Rules, int], tuple[QuickPattern, ...]] = {}
+_FILTERS: dict[tuple[Rules, int], MeldFilter] = {}
+
+
+def quick_patterns(rules: Rules, trump: int) -> tuple[QuickPattern, ...]:
+    """The patterns under ``trump`` with what the meld search needs to reject them cheaply:
+    the class, the physical mask of every card that could take part, (cards, count) needs (32-bit
+    card masks: that many copies among those cards), for two packs the cards needed at least
+    once and twice (32-bit card masks), and how many of the
+    possible cards must be held (for "n of a rank" in any suits).  Cached per (rules, trump)."""
+    key = (rules, trump)
+    got = _QUICK.get(key)
+    if got is not None:
+        return got
+    out: list[QuickPattern] = []
+    for pat in rules.patterns(trump):
+        cls = rules.melds[pat.kind].cls
+        need1 = need2 = any1 = 0
+        if pat.n:
+            cards = [make_card(pat.rank, s) for s in range(4)]
+            pm = replicate(mask_of(cards), rules.copies)
+            if pat.distinct:
+                reqs = tuple((1 << c, 1) for c in cards)
+                need1 = any1 = mask_of(cards)
+            else:
+                reqs = ((mask_of(cards), pat.n),)
+                if pat.n == 2 * len(cards):
+                    need1 = need2 = mask_of(cards)
+        else:
+            pm = replicate(mask_of(c for c, _ in pat.counts), rules.copies)
+            reqs = tuple((1 << c, n) for c, n in pat.counts)
+            need1 = any1 = mask_of(c for c, _ in pat.counts)
+            need2 = mask_of(c for c, n in pat.counts if n >= 2)
+        nmin = pat.n if pat.n and not pat.distinct else 0
+        out.append((pat, cls, pm, reqs, need1, need2, nmin, any1))
+    res = tuple(out)
+    _QUICK[key] = res
+    return res
+
+
+# ---------------------------------------------------------------------- the two-pack filter
+
+_FIELD: Final = 12  # bits per pattern in a filter sum
+_LOW16: Final = 0xFFFF
+
+
+class MeldFilter:
+    """The first filter of the meld search over the patterns of :func:`quick_patterns`
+    ``(rules, trump)``: :meth:`passing` answers for a holding, :meth:`candidates` reads the
+    patterns off the answer, in their order."""
+
+    __slots__ = ("kinds", "patterns", "rules", "trump")
+
+    def __init__(self, rules: Rules, trump: int) -> None:
+        self.rules = rules
+        self.trump = trump
+        self.patterns = quick_patterns(rules, trump)
+        # the meld kind of a physical mask under these patterns, remembered by
+        # ``Position.classify`` (it depends on the rules and the trump only)
+        self.kinds: dict[int, int] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (a state is, e.g. by OpenSpiel) as the cached filter of its rules and trump."""
+        return suit_filter, (self.rules, self.trump)
+
+    def passing(self, held_phys: int) -> int:
+        """The patterns that pass for a holding (physical), as bits; 0 when none does."""
+        raise NotImplementedError
+
+    def candidates(self, passing: int) -> list[QuickPattern]:
+        """The patterns of the bits :meth:`passing` returned, in the patterns' order."""
+        raise NotImplementedError
+
+
+class SuitFilter(MeldFilter):
+    """Two packs: the meld search's first filter (the cards needed once and twice, and the
+    count of "n of a rank") as one sum of four per-suit table entries.
+
+    Pattern ``i`` owns a 12-bit field of the sum: ``2047 + nmin - count + 32 * missing``, where
+    ``missing`` counts the cards it needs once (twice) that are not held once (twice) and
+    ``count`` the copies held of its cards when it is "n of a rank" (``nmin`` of them needed).
+    Each of those decomposes by suit, so each suit's part is one table entry, keyed by the
+    suit's byte of each copy; the pattern passes the filter exactly when its field is below
+    2048 (its top bit clear).  Entries are computed when a suit holding is first met (at most
+    4**5 per suit for the classic table, whose melds use five ranks)."""
+
+    __slots__ = ("bias", "needs", "relevant02", "relevant13", "tables", "tops")
+
+    def __init__(self, rules: Rules, trump: int) -> None:
+        super().__init__(rules, trump)
+        patterns = self.patterns
+        relevant = bias = tops = 0
+        needs: list[tuple[int, int, int]] = []
+        for i, q in enumerate(patterns):
+            counted = fold_copies(q[2], 2) if q[6] else 0
+            needs.append((q[4], q[5], counted))
+            relevant |= q[4] | q[5] | counted
+            bias += (2047 + q[6]) << (_FIELD * i)
+            tops |= 2048 << (_FIELD * i)
+        self.bias = bias
+        self.tops = tops
+        self.needs = tuple(needs)
+        self.relevant02 = relevant & SUITS02
+        self.relevant13 = relevant >> 8 & SUITS02
+        self.tables: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+
+    def passing(self, held_phys: int) -> int:
+        """The patterns that pass the filter for a holding (physical, two packs): bit
+        ``12 * i + 11`` for pattern ``i``."""
+        lo = held_phys & CARD_MASK32
+        hi = held_phys >> 32
+        r02 = self.relevant02
+        r13 = self.relevant13
+        even = lo & r02 | (hi & r02) << 8  # suits 0 and 2: (first copy, second copy) bytes
+        odd = lo >> 8 & r13 | (hi >> 8 & r13) << 8
+        t = self.tables
+        try:
+            total = (self.bias + t[0][even & _LOW16] + t[2][even >> 16] + t[1][odd & _LOW16]
+                     + t[3][odd >> 16])
+        except KeyError:
+            total = (self.bias + self._entry(0, even & _LOW16) + self._entry(2, even >> 16)
+                     + self._entry(1, odd & _LOW16) + self._entry(3, odd >> 16))
+        return ~total & self.tops
+
+    def candidates(self, passing: int) -> list[QuickPattern]:
+        patterns = self.patterns
+        out: list[QuickPattern] = []
+        while passing:
+            low = passing & -passing
+            out.append(patterns[low.bit_length() // _FIELD - 1])
+            passing ^= low
+        return out
+
+    def _entry(self, suit: int, key: int) -> int:
+        got = self.tables[suit].get(key)
+        if got is None:
+            shift = 8 * suit
+            first, second = (key & 255) << shift, (key >> 8) << shift
+            held, both = first | second, first & second
+            got = 0
+            for i, (need1, need2, counted) in enumerate(self.needs):
+                missing = (need1 & ~held & 255 << shift).bit_count() + (
+                    need2 & ~both & 255 << shift).bit_count()
+                count = (counted & first).bit_count() + (counted & second).bit_count()
+                got += (32 * missing - count) << (_FIELD * i)
+            self.tables[suit][key] = got
+        return got
+
+
+
+
+def copy_levels(phys: int, copies: int, relevant: int = CARD_MASK32) -> list[int]:
+    """``levels[n - 1]``: the cards (a 32-bit mask, within ``relevant``) of which ``phys`` holds
+    at least n copies.
+
+    >>> [bin(x) for x in copy_levels(0b11 | 0b10 << 32 | 0b10 << 64, 3)]
+    ['0b11', '0b10', '0b10']
+    """
+    levels = [0] * copies
+    for k in range(copies):
+        w = phys & relevant
+        phys >>= 32  # (a long mask is shifted once per copy, and shrinks)
+        if w:
+            for n in range(k, 0, -1):  # a card held n times so far now has n + 1
+                levels[n] |= levels[n - 1] & w
+            levels[0] |= w
+    return levels
+
+
+_CARD_FIELD: Final = 5  # a card pattern's field: 15 + the copies it misses (passes below 16)
+_COUNT_FIELD: Final = 6  # an "n of a rank"'s field: the copies held of its cards (up to 63)
+
+
+class LevelFilter(MeldFilter):
+    """Three packs and more: the filter of :class:`SuitFilter` keyed by the *levels* of a
+    holding (the cards held at least once, twice, ...: the copies held of each card, whichever
+    copies they are), so the tables meet few keys.
+
+    Each suit's entry is a pair of sums: one 5-bit field per pattern of cards (15 + the copies
+    of its cards it needs and the holding misses: the field's top bit says it fails) and one
+    6-bit field per "n of a rank" (the copies held of its cards); the four suits' entries add
+    up to the holding's."""
+
+    __slots__ = ("bias", "card_patterns", "card_tops", "copies", "counted", "needs", "rank_needs",
+                 "relevant", "tables")
+
+    def __init__(self, rules: Rules, trump: int) -> None:
+        super().__init__(rules, trump)
+        self.copies = rules.copies
+        cards: list[int] = []  # the pattern index of each card pattern's field
+        needs: list[tuple[tuple[int, int], ...]] = []  # its (card, copies) needs
+        ranks: list[tuple[int, int, int]] = []  # "n of a rank": (pattern, field shift, copies)
+        counted: list[int] = []  # the 32-bit mask of each "n of a rank"'s cards
+        relevant = 0
+        for i, q in enumerate(self.patterns):
+            reqs = q[3]  # (cards mask, copies): one card, or the cards of "n of a rank"
+            if any(m & (m - 1) for m, _ in reqs):
+                (m, n), = reqs
+                if n > self.copies:  # (as the search's count of copies: no more than a card's)
+                    continue
+                ranks.append((i, _COUNT_FIELD * len(counted), n))
+                counted.append(m)
+                relevant |= m
+            else:
+                if sum(n for _, n in reqs) > 16:  # (its field holds 15 + up to 16 missing)
+                    raise ValueError(f"a meld of more than 16 cards: {q[0]}")
+                cards.append(i)
+                needs.append(tuple((m.bit_length() - 1, n) for m, n in reqs))
+                for m, _ in reqs:
+                    relevant |= m
+        self.card_patterns = tuple(cards)
+        self.needs = tuple(needs)
+        self.rank_needs = tuple(ranks)
+        self.counted = tuple(counted)
+        self.relevant = relevant
+        self.bias = sum(15 << (_CARD_FIELD * j) for j in range(len(cards)))
+        self.card_tops = sum(16 << (_CARD_FIELD * j) for j in range(len(cards)))
+        self.tables: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
+
+    def passing(self, held_phys: int) -> int:
+        """The patterns that pass the filter for a holding (physical): bit ``i`` for pattern
+        ``i``."""
+        k0 = k1 = k2 = k3 = 0
+        s = 0
+        # each suit's key: its byte of each level
+        for w in copy_levels(held_phys, self.copies, self.relevant):
+            if not w:
+                break
+            k0 |= (w & 255) << s
+            k1 |= (w >> 8 & 255) << s
+            k2 |= (w >> 16 & 255) << s
+            k3 |= (w >> 24) << s
+            s += 8
+        cards = counts = 0
+        for suit, key in enumerate((k0, k1, k2, k3)):
+            e = self.tables[suit].get(key)
+            if e is None:
+                e = self._entry(suit, key)
+            cards += e[0]
+            counts += e[1]
+        ok = ~(self.bias + cards) & self.card_tops
+        out = 0
+        while ok:  # (the card patterns that pass: few)
+            low = ok & -ok
+            out |= 1 << self.card_patterns[low.bit_length() // _CARD_FIELD - 1]
+            ok ^= low
+        if self.rank_needs:
+            for i, shift, n in self.rank_needs:
+                if counts >> shift & 63 >= n:
+                    out |= 1 << i
+        return out
+
+    def candidates(self, passing: int) -> list[QuickPattern]:
+        patterns = self.patterns
+        out: list[QuickPattern] = []
+        while passing:
+            low = passing & -passing
+            out.append(patterns[low.bit_length() - 1])
+            passing ^= low
+        return out
+
+    def _entry(self, suit: int, key: int) -> tuple[int, int]:
+        shift = 8 * suit
+        levels = [(key >> (8 * k) & 255) << shift for k in range(self.copies)]
+        missing = 0
+        for j, needs in enumerate(self.needs):
+            miss = 0
+            for c, n in needs:
+                if c >> 3 == suit:
+                    have = sum(lv >> c & 1 for lv in levels)
+                    miss += n - have if have < n else 0
+            missing += miss << (_CARD_FIELD * j)
+        counts = 0
+        for j, m in enumerate(self.counted):
+            counts += sum((m & lv).bit_count() for lv in levels) << (_COUNT_FIELD * j)
+        got = self.tables[suit][key] = (missing, counts)
+        return got
+
+
+def suit_filter(rules: Rules, trump: int) -> MeldFilter:
+    """The meld search's first filter of :func:`quick_patterns` ``(rules, trump)``: a
+    :class:`SuitFilter` for two packs, else a :class:`LevelFilter`.  Cached per (rules, trump)."""
+    key = (rules, trump)
+    got = _FILTERS.get(key)
+    if got is None:
+        got = _FILTERS[key] = SuitFilter(rules, trump) if rules.copies == 2 else LevelFilter(
+            rules, trump)
+    return got
