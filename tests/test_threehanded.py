@@ -83,6 +83,20 @@ def refused(s: State, meld: str) -> None:
     s.apply("pass")
 
 
+def test_fours_of_a_rank_are_melds_with_three_packs() -> None:
+    # RULES.md 9.4: classic 2-3 apply, so four aces (kings, queens, jacks) of any suits score
+    # as in 3.2 -- with three packs as with two (a three-copy holding must not hide them)
+    s = deal3(["AS", "AH", "AD", "AC", "7C", "7H", "7S", "8C"])
+    assert declare(s, "meld AS AH AD AC") == 100
+    s = deal3(["KS", "KH", "KD", "KC", "7C", "7H", "7S", "8C"])
+    assert declare(s, "meld KS KH KD KC") == 80
+    s = deal3(["QS", "QS", "QS", "QC", "7C", "7H", "7S", "8C"])
+    refused(s, "meld QS QS QS")  # three queens are no meld
+    assert declare(s, "meld QS QS QS QC") == 60
+    s = deal3(["JD", "JD", "JD", "JH", "7C", "7H", "7S", "8C"])
+    assert declare(s, "meld JD JD JD JH") == 40
+
+
 def test_example_18_second_double_then_no_triple() -> None:
     s = deal3(["QS", "JD", "QS", "JD", "QS", "JD"])
     assert declare(s, "meld QS JD") == 40  # P1

@@ -221,7 +221,7 @@ class LevelFilter(MeldFilter):
             reqs = q[3]  # (cards mask, copies): one card, or the cards of "n of a rank"
             if any(m & (m - 1) for m, _ in reqs):
                 (m, n), = reqs
-                if n > self.copies:  # (as the search's count of copies: no more than a card's)
+                if n > m.bit_count() * self.copies:  # more copies than there are
                     continue
                 ranks.append((i, _COUNT_FIELD * len(counted), n))
                 counted.append(m)

@@ -59,10 +59,8 @@ _PAIRS = ("pair", "double_pair", "beziques")  # the bezique melds
 def _held_enough(levels: list[int], reqs: tuple[tuple[int, int], ...]) -> bool:
     """Every (cards, need) of ``reqs``: at least ``need`` copies held among those cards."""
     for m, need in reqs:
-        if need > len(levels):
-            return False
-        if not m & (m - 1):  # one card
-            if not levels[need - 1] & m:
+        if not m & (m - 1):  # one card: held at least ``need`` times
+            if need > len(levels) or not levels[need - 1] & m:
                 return False
         else:
             n = 0
