@@ -540,6 +540,50 @@ def test_the_filter_of_more_packs_passes_exactly_the_patterns_with_enough_copies
     assert 100 < passed < 900  # holdings that form some pattern, and holdings that form none
 
 
+@pytest.mark.parametrize("variant", ["bezique", "bezique3", "bezique4", "rubicon", "sixpack",
+                                     "eightpack"])
+def test_a_fresh_holding_lists_every_meld_it_holds(variant: str) -> None:
+    """With nothing declared yet, a holding may declare a meld of every kind whose cards it
+    holds (RULES.md 3.2, 9.0-9.5): read here from the kinds' definitions (n of a rank: that
+    many of the rank's copies, one a suit when distinct; otherwise each card as many times as
+    the kind names it), not from the meld search.  (Three packs once hid the fours: their four
+    cards needed more copies than there are packs.)"""
+    from bezique.melds import legal_meld_masks, quick_patterns, suit_filter
+
+    r = Rules.preset(variant)
+    rng = random.Random(variant)
+    pack = list(range(32 * r.copies))
+    nclasses = len(r.melds)
+    listed_some = 0
+    for trump in (0, 2):
+        patterns = quick_patterns(r, trump)
+        for _ in range(150):
+            hand = 0
+            for p in rng.sample(pack, r.hand_size):
+                hand |= 1 << p
+            count = [0] * 32
+            for p in bits(hand):
+                count[p & 31] += 1
+            want = set()
+            for q in patterns:
+                pat = q[0]
+                if pat.n:
+                    per = [count[pat.rank + 8 * s] for s in range(4)]
+                    ok = all(per) if pat.distinct else sum(per) >= pat.n
+                else:
+                    ok = all(count[c] >= n for c, n in pat.counts)
+                if ok:
+                    want.add(pat.kind)
+            got = set()
+            for m in legal_meld_masks(r, patterns, hand, 0, (0,) * nclasses, (), 0,
+                                      quick=suit_filter(r, trump)):
+                got.update(q[0].kind for q in patterns
+                           if not m & ~q[2] and q[0].matches([p & 31 for p in bits(m)]))
+            assert got == want, (variant, trump, hex(hand))
+            listed_some += bool(want)
+    assert listed_some > 30
+
+
 def test_a_state_with_the_two_pack_filter_pickles_and_copies() -> None:
     """A state keeps the meld filter of its trump: pickled or deep-copied (OpenSpiel does both)
     it comes back the same position, listing the same actions, sharing the cached filter."""
