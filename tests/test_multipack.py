@@ -519,3 +519,32 @@ def test_the_settlement_is_explained_in_words_in_the_account() -> None:
     assert out.exit_code == 0
     last = out.output.strip().splitlines()[-1]
     assert " wins the game and scores " in last and " = " in last
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle", "bezique3", "bezique4", "rubicon",
+                                     "sixpack", "eightpack"])
+def test_legal_actions_are_distinct_and_their_texts_read_back(variant: str) -> None:
+    """Every legal action is listed once, with a text of its own that reads back as it: an
+    agent choosing by text (the engine protocol, the search) must not meet one action twice.
+    (Six-pack once listed four queens of diamonds twice, as "four queens" and as the quartet of
+    trumps, and the search's paired statistics broke on the doubled entry.)"""
+    from bezique.agents.heuristic import HeuristicPolicy
+
+    policy = HeuristicPolicy()
+    rules = Rules.preset(variant)
+    positions = 0
+    for seed in range({6: 2, 8: 1}.get(rules.copies, 6)):
+        s = State.new_deal(rules, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            acts = s.legal_actions()
+            texts = [s.action_to_string(a) for a in acts]
+            assert len(set(acts)) == len(acts), (seed, texts)
+            assert len(set(texts)) == len(texts), (seed, texts)
+            assert sorted(s.observation(s.turn).legal) == sorted(texts)
+            for t in texts:  # (a text names a card, not which of its like copies)
+                assert s.action_to_string(s.string_to_action(t)) == t, (seed, t)
+            positions += 1
+            # (the heuristic declares more than a random player: two seats; a table at random)
+            s.apply_action(policy.choose(s) if rules.nplayers == 2 else rng.choice(acts))
+    assert positions > 100

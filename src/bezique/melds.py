@@ -267,7 +267,9 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                     found.append(m)
             elif reuse_problem(rules, pat.kind, m, hand, shown, log, restored, False)[0] is None:
                 found.append(m)
-    return found
+    # (the same cards can form two patterns, e.g. four queens of diamonds in Six-pack are "four
+    # queens" and the quartet of trumps: one meld, scored as its highest kind, listed once)
+    return found if len(found) < 2 else list(dict.fromkeys(found))
 
 
 def partner_melds(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
