@@ -32,9 +32,6 @@ from bezique.web.tableview import table_view, token_card
 from bezique.web.workers import AgentPool
 from bezique.worlds import resample_from_infostate
 
-# the secret the four-handed friend-table test deals from (see that test)
-SECRET = 1
-
 TABLE_KEYS = ALLOWED_KEYS | {
     "seats", "kind", "online", "empty", "away", "partnership", "partner", "side_totals",
     "waiting_for", "hidden", "known", "side_scores", "partner_cards", "winner", "invites",
@@ -162,6 +159,14 @@ class TableScan:
             self.worlds += 1
 
 
+def fix_secrets(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Make the server's secrets (a table's deal and its computers' seeds, the deal of the
+    unseen cards after an undo) a fixed sequence, so that a test that needs its deal to offer
+    something (a declaring turn to pass on, enough moves to take back) always gets one."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(manager_module.secrets, "randbits", rng.getrandbits)
+
+
 def table_client(db: Path, scan: TableScan, away_seconds: float = 60.0) -> TestClient:
     manager = Manager(Store(db), pool=AgentPool(0), away_seconds=away_seconds)
     app = create_app(manager=manager, games_per_minute=0, pages_per_minute=0)
@@ -284,9 +289,8 @@ def test_three_friends_play_a_whole_three_handed_deal_with_their_links(tmp_path:
 
 def test_four_handed_partnership_with_computers_a_friend_leaves_and_comes_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A table game with a friend deals from a secret; the test fixes the secret (the deal and
-    # the computers' seeds) so that the deal it plays is one where seat 0 gets to ``offer``.
-    monkeypatch.setattr(manager_module.secrets, "randbits", lambda bits: SECRET % (1 << bits))
+    # a deal where seat 0 gets to ``offer`` (see fix_secrets)
+    fix_secrets(monkeypatch, 1)
     scan = TableScan()
     rng = random.Random(2)
     with table_client(tmp_path / "g.db", scan) as client:

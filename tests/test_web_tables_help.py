@@ -12,8 +12,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_web import Seat
-from test_web_tables import TableScan, catch_up, create, post, table_client, ws_url
+from test_web_tables import TableScan, catch_up, create, fix_secrets, post, table_client, ws_url
 
 from bezique.schema import WebCreate, WebMessage, WebSeat
 from bezique.web.live import LiveGame, Refusal
@@ -29,10 +30,12 @@ def _my_turn(me: Seat, live: LiveGame) -> None:
         me.recv()
 
 
-def test_hints_and_undo_for_a_person_alone_with_three_computers(tmp_path: Path) -> None:
+def test_hints_and_undo_for_a_person_alone_with_three_computers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Four-handed with a computer partner against two computers: the hint is an action of
     mine in words, undo takes back my move and the three replies, my view is exactly the one I
     had before the move, and the unseen cards are dealt afresh (the stock in another order)."""
+    fix_secrets(monkeypatch, 3)  # a deal long enough for the undos counted below
     scan = TableScan(every=2)
     rng = random.Random(3)
     with table_client(tmp_path / "g.db", scan) as client:
