@@ -72,6 +72,9 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
+_KINDS_KEPT: Final = 1 << 16  # classified meld masks remembered per rules and trump, at most
+
+
 class Position:
     """The fields of one deal and the read-only questions about them (see the module)."""
 
@@ -553,6 +556,8 @@ class Position:
         kinds = self._quick.kinds  # (remembered per rules and trump)
         got = kinds.get(mask)
         if got is None:
+            if len(kinds) >= _KINDS_KEPT:  # (a long-running search or server meets many)
+                kinds.clear()
             got = kinds[mask] = classify(self.rules, self._patterns, mask)
         return got
 
