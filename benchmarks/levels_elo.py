@@ -3,7 +3,7 @@
 Usage::
 
     taskset -c 0 python benchmarks/levels_elo.py [--games 200 | --deals N] [--pairs 1-2,2-3,3-4,4-5]
-        [--variant bezique] [--jobs 1] [--seed 1] [--out FILE]
+        [--variant bezique] [--jobs 1] [--seed 1] [--out FILE] [--save DIR]
 
 Each pair of levels (``bezique.agents.levels.LEVELS``) plays a match in the arena
 (:func:`bezique.arena.run_match`: duplicated games or deals, seats swapped), giving the Elo
@@ -12,6 +12,9 @@ level 1 at 0 and adds the differences of adjacent pairs; a level's interval adds
 half-widths in quadrature (the matches are independent).  The levels that think are defined by
 time, so give each game a core of its own (``--jobs`` no more than the free cores) or the
 levels are weaker than they are.  The Markdown table is printed, and written to ``--out``.
+With ``--save DIR`` every game is kept as a record in ``DIR/<lower>-<higher>/`` and a run that
+was stopped goes on where it stopped when started again with the same arguments (the arena's
+``resume``): the whole ladder takes many hours of one core, more than one sitting.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--save", type=Path, default=None,
+                    help="keep each pair's games in DIR/L-H/ and resume from them")
     args = ap.parse_args()
     games, deals = args.games, args.deals
     if games is None and deals is None:
@@ -78,8 +83,9 @@ def main() -> None:
              "|---|---|---|---|---|---|---|---|"]
     for lo, hi in parse_pairs(args.pairs):
         t0 = time.perf_counter()
+        save = None if args.save is None else args.save / f"{lo}-{hi}"
         m = run_match(LEVELS[hi], LEVELS[lo], rules, games=games, deals=deals, seed=args.seed,
-                      jobs=args.jobs)
+                      jobs=args.jobs, save=save, resume=save is not None)
         results[(lo, hi)] = m
         a, b = m.wins
         e_lo, e_hi = m.elo_ci95
