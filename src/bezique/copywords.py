@@ -55,7 +55,7 @@ def join_words(words: list[int]) -> int:
 
 def or_words(a: list[int], b: list[int]) -> list[int]:
     """The words of the union of two holdings."""
-    return [x | y for x, y in zip(a, b, strict=True)]
+    return [a[k] | b[k] for k in range(len(a))]
 
 
 def count_keys(words: list[int], relevant: int) -> tuple[int, int, int, int]:

@@ -198,7 +198,7 @@ def copy_levels(phys: int, copies: int, relevant: int = CARD_MASK32) -> list[int
 
 
 _CARD_FIELD: Final = 5  # a card pattern's field: 15 + the copies it misses (passes below 16)
-_COUNT_FIELD: Final = 6  # an "n of a rank"'s field: the copies held of its cards (up to 63)
+_COUNT_FIELD: Final = 7  # an "n of a rank"'s field: 64 - n + the copies held of its cards
 
 
 class LevelFilter(MeldFilter):
@@ -208,27 +208,28 @@ class LevelFilter(MeldFilter):
 
     Each suit's entry is a pair of sums: one 5-bit field per pattern of cards (15 + the copies
     of its cards it needs and the holding misses: the field's top bit says it fails) and one
-    6-bit field per "n of a rank" (the copies held of its cards); the four suits' entries add
-    up to the holding's."""
+    7-bit field per "n of a rank" (the copies held of its cards; with the bias 64 - n, the
+    field's top bit says it passes); the four suits' entries add up to the holding's."""
 
-    __slots__ = ("bias", "card_patterns", "card_tops", "copies", "counted", "needs", "rank_needs",
-                 "relevant", "tables")
+    __slots__ = ("bias", "card_patterns", "card_tops", "copies", "counted", "needs",
+                 "rank_bias", "rank_patterns", "rank_tops", "relevant", "tables")
 
     def __init__(self, rules: Rules, trump: int) -> None:
         super().__init__(rules, trump)
         self.copies = rules.copies
         cards: list[int] = []  # the pattern index of each card pattern's field
         needs: list[tuple[tuple[int, int], ...]] = []  # its (card, copies) needs
-        ranks: list[tuple[int, int, int]] = []  # "n of a rank": (pattern, field shift, copies)
+        ranks: list[int] = []  # the pattern index of each "n of a rank"'s field
         counted: list[int] = []  # the 32-bit mask of each "n of a rank"'s cards
-        relevant = 0
+        relevant = rank_bias = 0
         for i, q in enumerate(self.patterns):
             reqs = q[3]  # (cards mask, copies): one card, or the cards of "n of a rank"
             if any(m & (m - 1) for m, _ in reqs):
                 (m, n), = reqs
                 if n > m.bit_count() * self.copies:  # more copies than there are
                     continue
-                ranks.append((i, _COUNT_FIELD * len(counted), n))
+                rank_bias += (64 - n) << (_COUNT_FIELD * len(ranks))
+                ranks.append(i)
                 counted.append(m)
                 relevant |= m
             else:
@@ -240,7 +241,9 @@ class LevelFilter(MeldFilter):
                     relevant |= m
         self.card_patterns = tuple(cards)
         self.needs = tuple(needs)
-        self.rank_needs = tuple(ranks)
+        self.rank_patterns = tuple(ranks)
+        self.rank_bias = rank_bias
+        self.rank_tops = sum(64 << (_COUNT_FIELD * j) for j in range(len(ranks)))
         self.counted = tuple(counted)
         self.relevant = relevant
         self.bias = sum(15 << (_CARD_FIELD * j) for j in range(len(cards)))
@@ -267,11 +270,11 @@ class LevelFilter(MeldFilter):
             low = ok & -ok
             out |= 1 << self.card_patterns[low.bit_length() // _CARD_FIELD - 1]
             ok ^= low
-        if self.rank_needs:
-            counts = e0[1] + e1[1] + e2[1] + e3[1]
-            for i, shift, n in self.rank_needs:
-                if counts >> shift & 63 >= n:
-                    out |= 1 << i
+        ok = (self.rank_bias + e0[1] + e1[1] + e2[1] + e3[1]) & self.rank_tops
+        while ok:  # (the "n of a rank" that pass)
+            low = ok & -ok
+            out |= 1 << self.rank_patterns[low.bit_length() // _COUNT_FIELD - 1]
+            ok ^= low
         return out
 
     def candidates(self, passing: int) -> list[QuickPattern]:
