@@ -173,6 +173,16 @@ def multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]
             yield [k, *rest]
 
 
+def _taken(groups: list[list[int]], take: list[int]) -> int:
+    """The mask of the first ``take[i]`` copies of each group ``groups[i]``."""
+    m = 0
+    for i in range(len(take)):
+        g = groups[i]
+        for j in range(take[i]):
+            m |= 1 << g[j]
+    return m
+
+
 # ---------------------------------------------------------------------- the meld search
 
 
@@ -239,10 +249,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 caps = [len(g) for g in flat]
                 if sum(caps) < pat.n:
                     continue
-                masks = [
-                    mask_of(q for g, k in zip(flat, take, strict=True) for q in g[:k])
-                    for take in multisets(caps, pat.n)
-                ]
+                masks = [_taken(flat, take) for take in multisets(caps, pat.n)]
         else:
             if any(not held >> c & 1 for c, _ in pat.counts):
                 continue
@@ -254,10 +261,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 if sum(caps) < need:
                     ok = False
                     break
-                parts = [
-                    mask_of(q for g, k in zip(gs, take, strict=True) for q in g[:k])
-                    for take in multisets(caps, need)
-                ]
+                parts = [_taken(gs, take) for take in multisets(caps, need)]
                 masks = [m | part for m in masks for part in parts]
             if not ok:
                 continue
