@@ -11,6 +11,7 @@ played or drawn; what reads them is here:
   :func:`or_words` joins two holdings;
 - :func:`count_keys`: per suit, the copies held of each of its ranks (a 4-bit count per rank),
   the key of :class:`~bezique.meldfilter.LevelFilter`'s tables;
+- :func:`copy_bits` reads which copies of one card a long mask holds in two operations on it;
 - :func:`word_plays` lists one physical card per distinct card (the lowest copy), for
   ``State.legal_actions``; :func:`seen_dup` tells the cards held and those held twice.
 
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import CARD_MASK32
+from .cards import CARD_MASK32, COPIES_OF
 
 # SPREAD[b]: the 8 bits of byte b spread to the low bits of 8 nibbles (bit i -> bit 4 i), so
 # adding the spread bytes of several words counts each bit's copies in its nibble (up to 15).
@@ -110,3 +111,18 @@ def seen_dup(words: list[int]) -> tuple[int, int]:
         dup |= seen & w
         seen |= w
     return seen, dup
+
+
+def copy_bits(mask: int, card: int, copies: int) -> int:
+    """Bit ``k``: ``mask`` holds copy ``k`` of ``card`` (0..31).  The copies' bits of the mask
+    (``32 k + card``) are gathered by one remainder: ``2 ** 32`` is 2 modulo ``2 ** 31 - 1``,
+    so bit ``32 k`` leaves bit ``k`` (a few operations on a long mask, not one per copy).
+
+    >>> copy_bits(1 << 5 | 1 << 69 | 1 << 101, 5, 4)
+    13
+    """
+    if copies == 2:
+        x = mask >> card
+        return (x & 1) | (x >> 31 & 2)
+    return ((mask & COPIES_OF[copies][card]) >> card) % 0x7FFFFFFF
+

@@ -44,6 +44,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
+from .copywords import copy_bits
 from .meldfilter import MeldFilter, QuickPattern, copy_levels
 from .meldfilter import quick_patterns as quick_patterns  # (re-exported: the module's doctest)
 from .meldfilter import suit_filter as suit_filter
@@ -112,10 +113,16 @@ def membership(log: Log, p: int) -> tuple[int, ...]:
 def shown_groups(log: Log, shown: int, card: int, copies: int) -> list[list[int]]:
     """The shown copies of ``card`` grouped by meld history, groups in canonical order (the
     copy whose first meld came first leads): the ``*1``/``*2`` numbering of RULES.md 7."""
+    held = copy_bits(shown, card, copies)
+    if not held & (held - 1):  # (no copy shown, or one: no history to tell apart)
+        return [[card + 32 * (held.bit_length() - 1)]] if held else []
     groups: dict[tuple[int, ...], list[int]] = {}
-    for q in range(card, 32 * copies, 32):
-        if shown >> q & 1:
+    q = card
+    while held:
+        if held & 1:
             groups.setdefault(membership(log, q), []).append(q)
+        held >>= 1
+        q += 32
     return [groups[k] for k in sorted(groups)]
 
 
@@ -145,8 +152,16 @@ def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
     """Concealed copies (one group) then shown copies by history, for meld enumeration; the
     partner's shown copies (``mate``, a part of ``shown``) are grouped apart from the seat's own."""
     out = []
-    conc = known_first([q for q in range(card, 32 * copies, 32) if hand >> q & 1], known)
+    held = copy_bits(hand, card, copies)
+    conc = []
+    q = card
+    while held:
+        if held & 1:
+            conc.append(q)
+        held >>= 1
+        q += 32
     if conc:
+        conc = known_first(conc, known)
         out.append(conc)
     if shown:
         if mate:
@@ -261,7 +276,8 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 if sum(caps) < need:
                     ok = False
                     break
-                parts = [_taken(gs, take) for take in multisets(caps, need)]
+                parts = ([1 << g[0] for g in gs] if need == 1  # (what multisets gives for 1)
+                         else [_taken(gs, take) for take in multisets(caps, need)])
                 masks = [m | part for m in masks for part in parts]
             if not ok:
                 continue
