@@ -64,7 +64,7 @@ def count_keys(words: list[int], relevant: int) -> tuple[int, int, int, int]:
     nibbles: rank ``r``'s count is ``key >> 4 r & 15``.
 
     >>> count_keys([0b101, 0b1, 0b1 << 8, 0], 0xFFFFFFFF)
-    (259, 1, 0, 0)
+    (258, 1, 0, 0)
     """
     k0 = k1 = k2 = k3 = 0
     for w in words:
