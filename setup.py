@@ -38,6 +38,7 @@ COMPILED_MODULES = (
     "src/bezique/cards.py",
     "src/bezique/actions.py",
     "src/bezique/deal.py",
+    "src/bezique/copywords.py",
     "src/bezique/meldfilter.py",
     "src/bezique/melds.py",
     "src/bezique/notation.py",

@@ -515,9 +515,10 @@ def test_the_two_pack_filter_passes_exactly_the_patterns_a_holding_could_form(
 def test_the_filter_of_more_packs_passes_exactly_the_patterns_with_enough_copies(
     variant: str,
 ) -> None:
-    """From three packs on the filter is keyed by the levels of a holding (the cards held at
-    least once, twice, ...): it passes exactly the patterns whose every (cards, copies) need is
-    held, the test it replaces, over random holdings of every size."""
+    """From three packs on the filter is keyed by the copies held of each card (whichever
+    copies they are): it passes exactly the patterns whose every (cards, copies) need is held,
+    the test it replaces, over random holdings of every size; from the holding's words too."""
+    from bezique.copywords import split_words
     from bezique.melds import _held_enough, copy_levels, quick_patterns, suit_filter
 
     r = Rules.preset(variant)
@@ -536,6 +537,7 @@ def test_the_filter_of_more_packs_passes_exactly_the_patterns_with_enough_copies
             passing = quick.passing(held)
             assert quick.candidates(passing) == want and bool(passing) == bool(want), (
                 trump, hex(held))
+            assert quick.passing_words(split_words(held, r.copies)) == passing
             passed += bool(want)
     assert 100 < passed < 900  # holdings that form some pattern, and holdings that form none
 

@@ -5,8 +5,8 @@ patterns a holding has the cards for, for all the patterns at once.
   masks the meld search needs to reject most patterns at once.
 - :class:`SuitFilter` (two packs) passes the patterns whose cards needed once and twice are
   held, in four table look-ups keyed by each suit's byte of each copy.
-- :class:`LevelFilter` (three packs and more) does the same from the *levels* of a holding (the
-  cards held at least once, twice, ...), which do not depend on which copies are held.
+- :class:`LevelFilter` (three packs and more) does the same from the copies held of each card
+  (whichever copies they are), read off the holding's words (see :mod:`bezique.copywords`).
 
 :mod:`bezique.melds` (the meld search and the judges) uses them; the state keeps the filter of
 its trump (see :func:`suit_filter`).
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .cards import CARD_MASK32, SUITS02, fold_copies, make_card, mask_of, replicate
+from .copywords import count_keys, join_words, split_words
 from .rules import Pattern, Rules
 
 # (pattern, class, mask of every physical card that could take part, (mask, count) needs,
@@ -91,6 +92,10 @@ class MeldFilter:
     def passing(self, held_phys: int) -> int:
         """The patterns that pass for a holding (physical), as bits; 0 when none does."""
         raise NotImplementedError
+
+    def passing_words(self, words: list[int]) -> int:
+        """:meth:`passing` of the holding of these words (see :mod:`bezique.copywords`)."""
+        return self.passing(join_words(words))
 
     def candidates(self, passing: int) -> list[QuickPattern]:
         """The patterns of the bits :meth:`passing` returned, in the patterns' order."""
@@ -193,37 +198,38 @@ def copy_levels(phys: int, copies: int, relevant: int = CARD_MASK32) -> list[int
 
 
 _CARD_FIELD: Final = 5  # a card pattern's field: 15 + the copies it misses (passes below 16)
-_COUNT_FIELD: Final = 6  # an "n of a rank"'s field: the copies held of its cards (up to 63)
+_COUNT_FIELD: Final = 7  # an "n of a rank"'s field: 64 - n + the copies held of its cards
 
 
 class LevelFilter(MeldFilter):
-    """Three packs and more: the filter of :class:`SuitFilter` keyed by the *levels* of a
-    holding (the cards held at least once, twice, ...: the copies held of each card, whichever
-    copies they are), so the tables meet few keys.
+    """Three packs and more: the filter of :class:`SuitFilter` keyed per suit by the copies
+    held of each of its ranks, whichever copies they are (a nibble per rank: see
+    :func:`~bezique.copywords.count_keys`), so the tables meet few keys.
 
     Each suit's entry is a pair of sums: one 5-bit field per pattern of cards (15 + the copies
     of its cards it needs and the holding misses: the field's top bit says it fails) and one
-    6-bit field per "n of a rank" (the copies held of its cards); the four suits' entries add
-    up to the holding's."""
+    7-bit field per "n of a rank" (the copies held of its cards; with the bias 64 - n, the
+    field's top bit says it passes); the four suits' entries add up to the holding's."""
 
-    __slots__ = ("bias", "card_patterns", "card_tops", "copies", "counted", "needs", "rank_needs",
-                 "relevant", "tables")
+    __slots__ = ("bias", "card_patterns", "card_tops", "copies", "counted", "needs",
+                 "rank_bias", "rank_patterns", "rank_tops", "relevant", "tables")
 
     def __init__(self, rules: Rules, trump: int) -> None:
         super().__init__(rules, trump)
         self.copies = rules.copies
         cards: list[int] = []  # the pattern index of each card pattern's field
         needs: list[tuple[tuple[int, int], ...]] = []  # its (card, copies) needs
-        ranks: list[tuple[int, int, int]] = []  # "n of a rank": (pattern, field shift, copies)
+        ranks: list[int] = []  # the pattern index of each "n of a rank"'s field
         counted: list[int] = []  # the 32-bit mask of each "n of a rank"'s cards
-        relevant = 0
+        relevant = rank_bias = 0
         for i, q in enumerate(self.patterns):
             reqs = q[3]  # (cards mask, copies): one card, or the cards of "n of a rank"
             if any(m & (m - 1) for m, _ in reqs):
                 (m, n), = reqs
                 if n > m.bit_count() * self.copies:  # more copies than there are
                     continue
-                ranks.append((i, _COUNT_FIELD * len(counted), n))
+                rank_bias += (64 - n) << (_COUNT_FIELD * len(ranks))
+                ranks.append(i)
                 counted.append(m)
                 relevant |= m
             else:
@@ -235,7 +241,9 @@ class LevelFilter(MeldFilter):
                     relevant |= m
         self.card_patterns = tuple(cards)
         self.needs = tuple(needs)
-        self.rank_needs = tuple(ranks)
+        self.rank_patterns = tuple(ranks)
+        self.rank_bias = rank_bias
+        self.rank_tops = sum(64 << (_COUNT_FIELD * j) for j in range(len(ranks)))
         self.counted = tuple(counted)
         self.relevant = relevant
         self.bias = sum(15 << (_CARD_FIELD * j) for j in range(len(cards)))
@@ -245,34 +253,28 @@ class LevelFilter(MeldFilter):
     def passing(self, held_phys: int) -> int:
         """The patterns that pass the filter for a holding (physical): bit ``i`` for pattern
         ``i``."""
-        k0 = k1 = k2 = k3 = 0
-        s = 0
-        # each suit's key: its byte of each level
-        for w in copy_levels(held_phys, self.copies, self.relevant):
-            if not w:
-                break
-            k0 |= (w & 255) << s
-            k1 |= (w >> 8 & 255) << s
-            k2 |= (w >> 16 & 255) << s
-            k3 |= (w >> 24) << s
-            s += 8
-        cards = counts = 0
-        for suit, key in enumerate((k0, k1, k2, k3)):
-            e = self.tables[suit].get(key)
-            if e is None:
-                e = self._entry(suit, key)
-            cards += e[0]
-            counts += e[1]
-        ok = ~(self.bias + cards) & self.card_tops
+        return self.passing_words(split_words(held_phys, self.copies))
+
+    def passing_words(self, words: list[int]) -> int:
+        """:meth:`passing` of the holding of these words (see :mod:`bezique.copywords`)."""
+        k0, k1, k2, k3 = count_keys(words, self.relevant)
+        t = self.tables
+        try:
+            e0, e1, e2, e3 = t[0][k0], t[1][k1], t[2][k2], t[3][k3]
+        except KeyError:
+            e0, e1, e2, e3 = (self._entry(0, k0), self._entry(1, k1), self._entry(2, k2),
+                              self._entry(3, k3))
+        ok = ~(self.bias + e0[0] + e1[0] + e2[0] + e3[0]) & self.card_tops
         out = 0
         while ok:  # (the card patterns that pass: few)
             low = ok & -ok
             out |= 1 << self.card_patterns[low.bit_length() // _CARD_FIELD - 1]
             ok ^= low
-        if self.rank_needs:
-            for i, shift, n in self.rank_needs:
-                if counts >> shift & 63 >= n:
-                    out |= 1 << i
+        ok = (self.rank_bias + e0[1] + e1[1] + e2[1] + e3[1]) & self.rank_tops
+        while ok:  # (the "n of a rank" that pass)
+            low = ok & -ok
+            out |= 1 << self.rank_patterns[low.bit_length() // _COUNT_FIELD - 1]
+            ok ^= low
         return out
 
     def candidates(self, passing: int) -> list[QuickPattern]:
@@ -285,19 +287,22 @@ class LevelFilter(MeldFilter):
         return out
 
     def _entry(self, suit: int, key: int) -> tuple[int, int]:
-        shift = 8 * suit
-        levels = [(key >> (8 * k) & 255) << shift for k in range(self.copies)]
+        # ``key``: the copies held of each rank of ``suit``, a nibble per rank
+        got = self.tables[suit].get(key)
+        if got is not None:
+            return got
         missing = 0
         for j, needs in enumerate(self.needs):
             miss = 0
             for c, n in needs:
                 if c >> 3 == suit:
-                    have = sum(lv >> c & 1 for lv in levels)
+                    have = key >> 4 * (c & 7) & 15
                     miss += n - have if have < n else 0
             missing += miss << (_CARD_FIELD * j)
         counts = 0
         for j, m in enumerate(self.counted):
-            counts += sum((m & lv).bit_count() for lv in levels) << (_COUNT_FIELD * j)
+            held = sum(key >> 4 * r & 15 for r in range(8) if m >> (8 * suit + r) & 1)
+            counts += held << (_COUNT_FIELD * j)
         got = self.tables[suit][key] = (missing, counts)
         return got
 

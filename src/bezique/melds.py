@@ -44,6 +44,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
+from .copywords import copy_bits
 from .meldfilter import MeldFilter, QuickPattern, copy_levels
 from .meldfilter import quick_patterns as quick_patterns  # (re-exported: the module's doctest)
 from .meldfilter import suit_filter as suit_filter
@@ -112,10 +113,16 @@ def membership(log: Log, p: int) -> tuple[int, ...]:
 def shown_groups(log: Log, shown: int, card: int, copies: int) -> list[list[int]]:
     """The shown copies of ``card`` grouped by meld history, groups in canonical order (the
     copy whose first meld came first leads): the ``*1``/``*2`` numbering of RULES.md 7."""
+    held = copy_bits(shown, card, copies)
+    if not held & (held - 1):  # (no copy shown, or one: no history to tell apart)
+        return [[card + 32 * (held.bit_length() - 1)]] if held else []
     groups: dict[tuple[int, ...], list[int]] = {}
-    for q in range(card, 32 * copies, 32):
-        if shown >> q & 1:
+    q = card
+    while held:
+        if held & 1:
             groups.setdefault(membership(log, q), []).append(q)
+        held >>= 1
+        q += 32
     return [groups[k] for k in sorted(groups)]
 
 
@@ -145,8 +152,16 @@ def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
     """Concealed copies (one group) then shown copies by history, for meld enumeration; the
     partner's shown copies (``mate``, a part of ``shown``) are grouped apart from the seat's own."""
     out = []
-    conc = known_first([q for q in range(card, 32 * copies, 32) if hand >> q & 1], known)
+    held = copy_bits(hand, card, copies)
+    conc = []
+    q = card
+    while held:
+        if held & 1:
+            conc.append(q)
+        held >>= 1
+        q += 32
     if conc:
+        conc = known_first(conc, known)
         out.append(conc)
     if shown:
         if mate:
@@ -171,6 +186,16 @@ def multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]
     for k in range(min(n, caps[start]), -1, -1):
         for rest in multisets(caps, n - k, start + 1):
             yield [k, *rest]
+
+
+def _taken(groups: list[list[int]], take: list[int]) -> int:
+    """The mask of the first ``take[i]`` copies of each group ``groups[i]``."""
+    m = 0
+    for i in range(len(take)):
+        g = groups[i]
+        for j in range(take[i]):
+            m |= 1 << g[j]
+    return m
 
 
 # ---------------------------------------------------------------------- the meld search
@@ -239,10 +264,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 caps = [len(g) for g in flat]
                 if sum(caps) < pat.n:
                     continue
-                masks = [
-                    mask_of(q for g, k in zip(flat, take, strict=True) for q in g[:k])
-                    for take in multisets(caps, pat.n)
-                ]
+                masks = [_taken(flat, take) for take in multisets(caps, pat.n)]
         else:
             if any(not held >> c & 1 for c, _ in pat.counts):
                 continue
@@ -254,10 +276,8 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 if sum(caps) < need:
                     ok = False
                     break
-                parts = [
-                    mask_of(q for g, k in zip(gs, take, strict=True) for q in g[:k])
-                    for take in multisets(caps, need)
-                ]
+                parts = ([1 << g[0] for g in gs] if need == 1  # (what multisets gives for 1)
+                         else [_taken(gs, take) for take in multisets(caps, need)])
                 masks = [m | part for m in masks for part in parts]
             if not ok:
                 continue

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, rank_of
+from .copywords import or_words, seen_dup, split_words
 from .errors import IllegalActionError
 from .meldfilter import MeldFilter, QuickPattern
 from .melds import (
@@ -80,50 +81,13 @@ class Position:
 
 
     __slots__ = (
-        "_bris",
-        "_carte",
-        "_dmelds",
-        "_dseven",
-        "_duel",
-        "_events",
-        "_extra",
-        "_guess",
-        "_last",
-        "_listed",
-        "_nstock",
-        "_patterns",
-        "_played7",
-        "_points",
-        "_prev",
-        "_quick",
-        "_restored",
-        "_scores",
-        "_seven7",
-        "_trick",
-        "_tricks_at",
-        "_winner",
-        "copies",
-        "cut",
-        "deal_hands",
-        "dealer",
-        "hand_masks",
-        "known_masks",
-        "lead_card",
-        "meld_log",
-        "phase_id",
-        "rules",
-        "scored_sevens",
-        "shown_masks",
-        "stock",
-        "stock_pos",
-        "totals",
-        "trick_count",
-        "trump",
-        "turn",
-        "turnup_card",
-        "turnup_phys",
-        "used_masks",
-        "won_masks",
+        "_bris", "_carte", "_dmelds", "_dseven", "_duel", "_events", "_extra", "_guess", "_hw",
+        "_hw_of", "_last", "_listed", "_nstock", "_patterns", "_played7", "_points", "_prev",
+        "_quick", "_restored", "_scores", "_seven7", "_sw", "_sw_of", "_trick", "_tricks_at",
+        "_winner", "copies", "cut", "deal_hands", "dealer", "hand_masks", "known_masks",
+        "lead_card", "meld_log", "phase_id", "rules", "scored_sevens", "shown_masks", "stock",
+        "stock_pos", "totals", "trick_count", "trump", "turn", "turnup_card", "turnup_phys",
+        "used_masks", "won_masks",
     )
 
     rules: Rules
@@ -173,6 +137,12 @@ class Position:
     # at (an action's snapshot identifies the position after it): declaring one of them is
     # legal without searching again
     _listed: tuple[object, list[int]]
+    # three packs and more: per seat, the words of the hand and of the shown cards (see
+    # :meth:`_hand_words`), valid while ``_hw_of is hand_masks`` (``_sw_of is shown_masks``)
+    _hw: list[list[int]]
+    _hw_of: object
+    _sw: list[list[int]]
+    _sw_of: object
 
     # ------------------------------------------------------------------ snapshots
 
@@ -465,7 +435,7 @@ class Position:
 
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
         """One play per shown card, and per meld-history group of a card shown more than once
-        (see :func:`bezique.melds.shown_groups`), by card."""
+        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards)."""
         copies = self.copies
         if copies == 2:
             if not shown & shown >> 32:
@@ -474,16 +444,8 @@ class Position:
             seen = words[0] | words[1]
             dup = words[0] & words[1]
         else:
-            # one 32-bit word per copy (a long mask is shifted once per copy, not per card)
-            words = []
-            h = shown
-            for _ in range(copies):
-                words.append(h & CARD_MASK32)
-                h >>= 32
-            seen = dup = 0
-            for w in words:
-                dup |= seen & w
-                seen |= w
+            words = self._shown_words()[seat]
+            seen, dup = seen_dup(words)
         out: list[int] = []
         for c in bit_list(seen):
             if dup >> c & 1:
@@ -494,6 +456,41 @@ class Position:
                     k += 1
                 out.append(32 * k + c)
         return out
+
+    # ------------------------------------------------------------------ words (3+ packs)
+
+    def _hand_words(self) -> list[list[int]]:
+        """Three packs and more: per seat, the words of its hand (see :mod:`bezique.copywords`),
+        kept beside ``hand_masks`` by :meth:`_hand_toggled`, else split again when read (after
+        undo, in a clone: the words are the state's own, never shared, and change in place)."""
+        if self._hw_of is not self.hand_masks:
+            self._hw = [split_words(h, self.copies) for h in self.hand_masks]
+            self._hw_of = self.hand_masks
+        return self._hw
+
+    def _shown_words(self) -> list[list[int]]:
+        """:meth:`_hand_words` of the shown cards (``shown_masks``)."""
+        if self._sw_of is not self.shown_masks:
+            self._sw = [split_words(h, self.copies) for h in self.shown_masks]
+            self._sw_of = self.shown_masks
+        return self._sw
+
+    def _hand_toggled(self, before: object, seat: int, p: int, seat2: int = -1,
+                      p2: int = 0) -> None:
+        """Follow in the hands' words a change of ``hand_masks`` (which was ``before``) by the
+        physical card ``p`` of ``seat`` (and ``p2`` of ``seat2``): a cache, not a field."""
+        if self._hw_of is before:
+            hw = self._hw
+            hw[seat][p >> 5] ^= 1 << (p & 31)
+            if seat2 >= 0:
+                hw[seat2][p2 >> 5] ^= 1 << (p2 & 31)
+            self._hw_of = self.hand_masks
+
+    def _shown_toggled(self, before: object, seat: int, p: int) -> None:
+        """:meth:`_hand_toggled` of ``shown_masks``."""
+        if self._sw_of is before:
+            self._sw[seat][p >> 5] ^= 1 << (p & 31)
+            self._sw_of = self.shown_masks
 
     def _trump_sevens(self, seat: int) -> Iterator[int]:
         if self.trump < 0:
@@ -530,7 +527,13 @@ class Position:
         passing = -1
         if len(hands) != 4:
             if quick is not None:
-                passing = quick.passing(hands[seat] | self.shown_masks[seat])
+                if self.copies == 2:
+                    passing = quick.passing(hands[seat] | self.shown_masks[seat])
+                else:  # (the words: no long mask operation)
+                    words = self._hand_words()[seat]
+                    if self.shown_masks[seat]:
+                        words = or_words(words, self._shown_words()[seat])
+                    passing = quick.passing_words(words)
                 if not passing:
                     return []  # (the common case: no meld passes the search's first filter)
         elif (mate := self.partner(seat)) >= 0:

@@ -23,7 +23,6 @@ from . import actions as act
 from .actions import PASS
 from .cards import (
     CARD_MASK32,
-    COPIES_OF,
     SUIT_PLAYS0,
     SUIT_PLAYS1,
     SUIT_PLAYS2,
@@ -37,6 +36,7 @@ from .cards import (
     suit_of,
     suit_plays,
 )
+from .copywords import held_more_than_once, split_words, word_plays
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .declaring import Declaring
 from .errors import IllegalActionError, RecordError
@@ -156,6 +156,7 @@ class State(Declaring):
         s.turnup_phys = turnup
         s.hand_masks = tuple(mask_of(h) for h in hands)
         s.shown_masks = zeros
+        s._hw_of = s._sw_of = None  # (three packs and more: the words, split when first read)
         s.won_masks = zeros
         s._scores = zeros
         s._bris = zeros
@@ -194,6 +195,7 @@ class State(Declaring):
         s._dseven = self._dseven
         s._events = self._events
         s.hand_masks = self.hand_masks
+        s._hw_of = s._sw_of = None
         s.known_masks = self.known_masks
         s._last = self._last
         s.lead_card = self.lead_card
@@ -234,6 +236,9 @@ class State(Declaring):
         s._guess = self._guess
         s._extra = self._extra
         return s
+
+    def __copy__(self) -> State:  # (a clone: a state's words of the hands are its own)
+        return self.clone()
 
     def undo_action(self) -> None:
         """Take back the last action; raises :class:`IllegalActionError` at the start of a deal."""
@@ -290,23 +295,9 @@ class State(Declaring):
                 out = [*suit_plays(0, even & 0xFFFF), *suit_plays(1, odd & 0xFFFF),
                        *suit_plays(2, even >> 16), *suit_plays(3, odd >> 16)]
             dup = lo & second
-        else:
-            # one 32-bit word per copy (a mask of four or more packs is a long int: shifting
-            # it once per copy beats testing it bit by bit); the lowest copy of each card
-            out = []
-            seen = dup = 0
-            h = hand
-            for copy in range(self.copies):
-                w = h & CARD_MASK32
-                h >>= 32  # (the long mask shrinks as it goes)
-                if w:
-                    dup |= w & seen
-                    new = w & ~seen
-                    seen |= w
-                    while new:
-                        low = new & -new
-                        out.append(32 * copy + low.bit_length() - 1)
-                        new ^= low
+        else:  # the lowest copy of each card, from the hand's words (see bezique.copywords)
+            out, dup = word_plays(self._hand_words()[seat] if hand == self.hand_masks[seat]
+                                  else split_words(hand, self.copies))
         # copies of a card held twice differ only for a seven of trumps or a known copy
         if dup:
             k = self.known_masks
@@ -384,7 +375,8 @@ class State(Declaring):
             if self.copies == 2:
                 if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
                     self._refuse_copy(p, hand)
-            elif hand & COPIES_OF[self.copies][p & 31] != bit and self.canonical_play(p) != p:
+            elif (held_more_than_once(self._hand_words()[seat], p & 31)
+                  and self.canonical_play(p) != p):
                 self._refuse_copy(p, hand)  # (a card held once is played as that copy)
         else:
             self._check_shown_play(seat, p)
@@ -400,10 +392,15 @@ class State(Declaring):
                 self.hand_masks = (hand ^ bit, hands[1]) if seat == 0 else (hands[0], hand ^ bit)
             else:
                 self.hand_masks = _set(hands, seat, hand ^ bit)
+            if self.copies > 2:
+                self._hand_toggled(hands, seat, p)
             if self.known_masks[seat] & bit:
                 self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] ^ bit)
         else:
-            self.shown_masks = _set(self.shown_masks, seat, self.shown_masks[seat] ^ bit)
+            shown = self.shown_masks
+            self.shown_masks = _set(shown, seat, shown[seat] ^ bit)
+            if self.copies > 2:
+                self._shown_toggled(shown, seat, p)
         carte = self._carte
         if carte and CARTE_OFF != carte[seat] != CARTE_ON:
             # a carte blanche not declared before the first card, or a repeat not made, is lost
@@ -553,6 +550,8 @@ class State(Declaring):
                 self.hand_masks = (hm[0] | 1 << stock[pos], hm[1] | 1 << stock[pos + 1])
             else:
                 self.hand_masks = (hm[0] | 1 << stock[pos + 1], hm[1] | 1 << stock[pos])
+            if self.copies > 2:
+                self._hand_toggled(hm, seat, stock[pos], 1 - seat, stock[pos + 1])
             self.stock_pos = pos + 2
             self.phase_id = LEAD
             if self._carte:
