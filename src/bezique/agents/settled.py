@@ -39,6 +39,9 @@ hundred nothing.  The search AI therefore values its leaves here, for these game
   the settlement of heuristic self-play better than the grid, but screened decision by
   decision it was no gain in play (``benchmarks/STRENGTH.md``), so the search keeps the grid
   by default.
+- :func:`win_value` and :func:`win_estimate` (``win=True``; the search's ``settle=win``): the
+  chance of winning the deal instead of its size, ``win_scale * (2 P - 1)``, for a player (or
+  a measure) that counts deals won rather than points settled.
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("rubicon"), seed=1)
