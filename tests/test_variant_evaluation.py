@@ -26,7 +26,10 @@ from bezique.agents.settled import (
     expected_settlement,
     grid_settlement,
     settled_estimate,
+    settled_value,
     spread_at,
+    win_estimate,
+    win_scale,
 )
 from bezique.errors import OptionError
 from bezique.scoring import settle
@@ -148,7 +151,8 @@ def test_the_fit_predicts_the_points_to_come_better_than_the_classic_weights(
 def test_the_search_options_pick_the_weights_and_the_settlement() -> None:
     s = _stock_lead("rubicon", 5)
     for spec, attr in (("search:weights=classic", "classic_weights"),
-                       ("search:settle=normal", "settle_normal")):
+                       ("search:settle=normal", "settle_normal"),
+                       ("search:settle=win", "settle_win")):
         assert getattr(make_agent(spec, seed=1).rollout, attr)
         assert not getattr(make_agent("search", seed=1).rollout, attr)
     # a horizon leaf is valued by the weights and the settlement the options picked: the
@@ -165,9 +169,11 @@ def test_the_search_options_pick_the_weights_and_the_settlement() -> None:
         leaves[classic, normal] = roll.value(s.clone(), 0, horizon=1)
         assert leaves[classic, normal] == settled_estimate(t, 0, classic, normal)
     assert len(set(leaves.values())) == 3
+    roll.classic_weights, roll.settle_normal, roll.settle_win = False, False, True
+    assert roll.value(s.clone(), 0, horizon=1) == settled_estimate(t, 0, win=True)
     with pytest.raises(OptionError, match="weights must be variant or classic"):
         make_agent("search:weights=rubicon", seed=1)
-    with pytest.raises(OptionError, match="settle must be grid or normal"):
+    with pytest.raises(OptionError, match="settle must be grid, normal or win"):
         make_agent("search:settle=exact", seed=1)
 
 
@@ -252,3 +258,31 @@ def test_a_side_that_reached_the_line_cannot_be_rubiconed() -> None:
     # then seat 0 wins the game bonus and the difference (with brisques counted when seat 1's
     # points stay under the line): about 500 + 500, never a rubicon's 1300 + 1500 + 1000
     assert 800 < safe < 1300
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "sixpack"])
+def test_the_win_reading_is_the_chance_of_winning_the_deal(variant: str) -> None:
+    """``settle=win``: a leaf is worth ``win_scale * (2 P(win) - 1)``: the two seats' readings
+    cancel, more points for a side never lower its chance, and a finished deal (played out by
+    the rollout) is a sure win, draw or loss by the settlement's winner."""
+    rules = Rules.preset(variant)
+    scale = win_scale(rules)
+    for seed in range(6):
+        s = _stock_lead(variant, seed)
+        w0, w1 = settled_estimate(s, 0, win=True), settled_estimate(s, 1, win=True)
+        assert -scale < w0 < scale
+        assert w0 == pytest.approx(-w1, abs=1e-6)
+    leads = range(-900, 901, 50)
+    lead = [win_estimate(rules, (1000.0 + d, 1000.0), 300.0, -0.1, 0) for d in leads]
+    assert lead == sorted(lead) and lead[0] < 0 < lead[-1]
+    other = [win_estimate(rules, (1000.0 + d, 1000.0), 300.0, -0.1, 1) for d in leads]
+    assert [-x for x in lead] == pytest.approx(other)
+    roll = Rollout(HeuristicPolicy(solver_cards=0))
+    roll.settle_win, roll.solver_cards = True, 0
+    s = State.new_deal(rules, seed=3)
+    done = s.clone()
+    policy = HeuristicPolicy(solver_cards=0)
+    while not done.is_terminal():
+        done.apply_action(policy.choose(done))
+    v = settled_value(done, 0)
+    assert roll.value(s.clone(), 0) == scale * ((v > 0) - (v < 0)) != 0

@@ -22,7 +22,7 @@ from .evaluation import evaluate as learned_evaluate
 from .evaluation import scored32, stock_mask
 from .game_value import GameFrame, end_value, finished_value, horizon_value
 from .heuristic import HeuristicPolicy
-from .settled import is_settled, settled_after_end, settled_estimate, settled_value
+from .settled import is_settled, settled_after_end, settled_estimate, settled_value, win_value
 from .solver import EndSolver, SolverBudgetError
 from .solver_tables import hand_mask
 from .targets import meld_targets
@@ -148,6 +148,8 @@ class Rollout:
         self.classic_weights = False
         # ... and settle them by the normal integral instead of the small grid (``settle=normal``)
         self.settle_normal = False
+        # ... or value every leaf by the chance of winning the deal only (``settle=win``)
+        self.settle_win = False
 
     def value(self, state: State, seat: int, horizon: int = 0) -> float:
         """The deal result for ``seat`` when both sides play on by the rollout policy; with a
@@ -164,7 +166,7 @@ class Rollout:
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 if settled:
                     return settled_estimate(state, seat, self.classic_weights,
-                                            self.settle_normal)
+                                            self.settle_normal, self.settle_win)
                 if game is not None:
                     return horizon_value(state, seat, game.table) / game.slope
                 return self.evaluate(state, seat)
@@ -175,6 +177,8 @@ class Rollout:
             a = self.rng.choice(state.legal_actions()) if self.use_random else policy.choose(state)
             state.apply_action(a)
         if settled:
+            if self.settle_win:
+                return win_value(state.rules, settled_value(state, seat))
             return settled_value(state, seat)
         if game is not None:
             return finished_value(state, seat, game.table) / game.slope
@@ -224,6 +228,8 @@ class Rollout:
             if t0:
                 self.measured(solver.nodes, time.perf_counter() - t0)
         if settled:
+            if self.settle_win:
+                return win_value(rules, settled_after_end(state, seat, v))
             return settled_after_end(state, seat, v)
         if self.game is not None:
             return end_value(state, seat, v, self.game.table) / self.game.slope

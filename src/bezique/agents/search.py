@@ -63,8 +63,9 @@ never takes more than 10% over it: no world is begun that would likely not end i
 rollout past the deadline gives up, the exact solver's nodes are bounded by the time left at
 its measured speed, and with no world finished the heuristic's choice is played);
 ``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``weights`` =
-``variant`` (default) or ``classic`` and ``settle`` = ``grid`` (default) or ``normal`` as above
-(the one-deal games only); ``head=policy`` gives the
+``variant`` (default) or ``classic`` and ``settle`` = ``grid`` (default) or ``normal`` as above,
+or ``win``: every leaf valued by the chance of winning the deal, not its settled size
+(:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``head=policy`` gives the
 head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
@@ -167,8 +168,8 @@ class SearchAgent:
                               f"{evaluation!r}")
         if weights not in ("variant", "classic"):
             raise OptionError(f"weights must be variant or classic, not {weights!r:.40}")
-        if settle not in ("grid", "normal"):
-            raise OptionError(f"settle must be grid or normal, not {settle!r:.40}")
+        if settle not in ("grid", "normal", "win"):
+            raise OptionError(f"settle must be grid, normal or win, not {settle!r:.40}")
         self.rng = random.Random(seed)
         self.samples = samples
         if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
@@ -214,6 +215,7 @@ class SearchAgent:
                                if evaluation in ("net", "blend") else None)
         self.rollout.classic_weights = weights == "classic"
         self.rollout.settle_normal = settle == "normal"
+        self.rollout.settle_win = settle == "win"
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,
         # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
         self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,

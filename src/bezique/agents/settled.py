@@ -39,6 +39,9 @@ hundred nothing.  The search AI therefore values its leaves here, for these game
   the settlement of heuristic self-play better than the grid, but screened decision by
   decision it was no gain in play (``benchmarks/STRENGTH.md``), so the search keeps the grid
   by default.
+- :func:`win_value` and :func:`win_estimate` (``win=True``; the search's ``settle=win``): the
+  chance of winning the deal instead of its size, ``win_scale * (2 P - 1)``, for a player (or
+  a measure) that counts deals won rather than points settled.
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("rubicon"), seed=1)
@@ -125,12 +128,53 @@ def settled_after_end(state: State, seat: int, value: int) -> int:
     return _signed(rules, (s[0], s[1]), (b[0], b[1]), seat)
 
 
+def win_scale(rules: Rules) -> int:
+    """The points-equivalent of a sure win for :func:`win_value` (the game bonus plus the
+    rubicon line: about a settled deal's size, so the search's ``prior`` keeps its meaning)."""
+    return rules.game_bonus + rules.rubicon_at
+
+
+def win_value(rules: Rules, settled: float) -> float:
+    """A settled value read as a win (+:func:`win_scale`), a draw (0) or a loss (-) only: the
+    search's ``settle=win``, which plays for the chance of winning the deal, not its size.
+
+    >>> from bezique import Rules
+    >>> r = Rules.preset("rubicon")
+    >>> win_value(r, 3200), win_value(r, 0), win_value(r, -600)
+    (1500.0, 0.0, -1500.0)
+    """
+    return float(win_scale(rules)) * ((settled > 0) - (settled < 0))
+
+
+def win_estimate(rules: Rules, est: tuple[float, float], sd: float, rho: float,
+                 seat: int) -> float:
+    """``win_scale * (2 P - 1)`` for ``seat``, P the chance that its final points (without
+    brisques, which decide only ties) are more than the other's, when the two sides' totals
+    are normal around ``est``, ``sd`` each, with correlation ``rho``.
+
+    >>> from bezique import Rules
+    >>> r = Rules.preset("rubicon")
+    >>> win_estimate(r, (900.0, 900.0), 400.0, 0.0, 0)
+    0.0
+    >>> [round(win_estimate(r, (900.0 + d, 900.0), 400.0, 0.0, 0)) for d in (0, 100, 400, 4000)]
+    [0, 210, 781, 1500]
+    """
+    sv = max(1e-9, sd * math.sqrt(max(0.0, 2.0 * (1.0 - rho))))
+    p = 0.5 * (1.0 + math.erf((est[0] - est[1]) / sv * _INV_SQRT2))
+    if seat == 1:
+        p = 1.0 - p
+    return win_scale(rules) * (2.0 * p - 1.0)
+
+
 def settled_estimate(state: State, seat: int, classic: bool = False,
-                     normal: bool = False) -> float:
-    """The expected settled value for ``seat`` of a stock-phase ``state`` (see the module)."""
+                     normal: bool = False, win: bool = False) -> float:
+    """The expected settled value for ``seat`` of a stock-phase ``state`` (see the module);
+    ``win``: instead the chance of winning the deal, P(more points without brisques) over the
+    normal distribution of the two totals, as ``win_scale * (2 P - 1)``."""
     rules = state.rules
     if state.is_terminal():
-        return float(settled_value(state, seat))
+        v = float(settled_value(state, seat))
+        return win_value(rules, v) if win else v
     left = state.stock_left / max(1, rules.stock_size)
     s = state.scores
     b = state.brisques
@@ -149,6 +193,9 @@ def settled_estimate(state: State, seat: int, classic: bool = False,
             worth = sum(w * x for w, x in zip(WEIGHTS, f[side], strict=True))
             est.append(s[side] + worth + future)
     sd = spread_at(spread, left)
+    if win:
+        rho = _CORRELATION.get(rules.variant, 0.0) * left
+        return win_estimate(rules, (est[0], est[1]), sd, rho, seat)
     if classic or not normal:
         return grid_settlement(rules, (est[0], est[1]), (b[0], b[1]), sd, seat)
     return expected_settlement(rules, (est[0], est[1]), (b[0], b[1]), sd, seat,
