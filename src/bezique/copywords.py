@@ -11,7 +11,8 @@ played or drawn; what reads them is here:
   :func:`or_words` joins two holdings;
 - :func:`count_keys`: per suit, the copies held of each of its ranks (a 4-bit count per rank),
   the key of :class:`~bezique.meldfilter.LevelFilter`'s tables;
-- :func:`copy_bits` reads which copies of one card a long mask holds in two operations on it;
+- :func:`copy_bits` reads which copies of one card a long mask holds in two operations on it,
+  :func:`copies_held` lists them;
 - :func:`word_plays` lists one physical card per distinct card (the lowest copy), for
   ``State.legal_actions``; :func:`seen_dup` tells the cards held and those held twice.
 
@@ -126,3 +127,19 @@ def copy_bits(mask: int, card: int, copies: int) -> int:
         return (x & 1) | (x >> 31 & 2)
     return ((mask & COPIES_OF[copies][card]) >> card) % 0x7FFFFFFF
 
+
+def copies_held(mask: int, card: int, copies: int) -> list[int]:
+    """The physical cards of the copies of ``card`` (0..31) that ``mask`` holds, lowest first.
+
+    >>> copies_held(1 << 5 | 1 << 69 | 1 << 101, 5, 4)
+    [5, 69, 101]
+    """
+    held = copy_bits(mask, card, copies)
+    out = []
+    q = card
+    while held:
+        if held & 1:
+            out.append(q)
+        held >>= 1
+        q += 32
+    return out

@@ -44,7 +44,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .copywords import copy_bits
+from .copywords import copies_held
 from .meldfilter import MeldFilter, QuickPattern, copy_levels
 from .meldfilter import quick_patterns as quick_patterns  # (re-exported: the module's doctest)
 from .meldfilter import suit_filter as suit_filter
@@ -113,16 +113,12 @@ def membership(log: Log, p: int) -> tuple[int, ...]:
 def shown_groups(log: Log, shown: int, card: int, copies: int) -> list[list[int]]:
     """The shown copies of ``card`` grouped by meld history, groups in canonical order (the
     copy whose first meld came first leads): the ``*1``/``*2`` numbering of RULES.md 7."""
-    held = copy_bits(shown, card, copies)
-    if not held & (held - 1):  # (no copy shown, or one: no history to tell apart)
-        return [[card + 32 * (held.bit_length() - 1)]] if held else []
+    qs = copies_held(shown, card, copies)
+    if len(qs) < 2:  # (no copy shown, or one: no history to tell apart)
+        return [qs] if qs else []
     groups: dict[tuple[int, ...], list[int]] = {}
-    q = card
-    while held:
-        if held & 1:
-            groups.setdefault(membership(log, q), []).append(q)
-        held >>= 1
-        q += 32
+    for q in qs:
+        groups.setdefault(membership(log, q), []).append(q)
     return [groups[k] for k in sorted(groups)]
 
 
@@ -152,14 +148,7 @@ def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
     """Concealed copies (one group) then shown copies by history, for meld enumeration; the
     partner's shown copies (``mate``, a part of ``shown``) are grouped apart from the seat's own."""
     out = []
-    held = copy_bits(hand, card, copies)
-    conc = []
-    q = card
-    while held:
-        if held & 1:
-            conc.append(q)
-        held >>= 1
-        q += 32
+    conc = copies_held(hand, card, copies)
     if conc:
         conc = known_first(conc, known)
         out.append(conc)

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 
 from ..cards import bit_list, card_of
+from ..rules import Rules
 from ..state import LEAD, State
 from .evaluation import evaluate as learned_evaluate
 from .evaluation import scored32, stock_mask
@@ -177,12 +178,15 @@ class Rollout:
             a = self.rng.choice(state.legal_actions()) if self.use_random else policy.choose(state)
             state.apply_action(a)
         if settled:
-            if self.settle_win:
-                return win_value(state.rules, settled_value(state, seat))
-            return settled_value(state, seat)
+            return self._settled(state.rules, settled_value(state, seat))
         if game is not None:
             return finished_value(state, seat, game.table) / game.slope
         return deal_value(state, seat)
+
+    def _settled(self, rules: Rules, value: int) -> float:
+        """A decided settled value as this rollout reads it: the value itself, or with
+        :attr:`settle_win` only who won (:func:`~bezique.agents.settled.win_value`)."""
+        return win_value(rules, value) if self.settle_win else value
 
     def measured(self, nodes: int, seconds: float) -> None:
         """Update the solver's speed (:attr:`node_rate`) from a solve of ``nodes`` nodes that
@@ -228,9 +232,7 @@ class Rollout:
             if t0:
                 self.measured(solver.nodes, time.perf_counter() - t0)
         if settled:
-            if self.settle_win:
-                return win_value(rules, settled_after_end(state, seat, v))
-            return settled_after_end(state, seat, v)
+            return self._settled(rules, settled_after_end(state, seat, v))
         if self.game is not None:
             return end_value(state, seat, v, self.game.table) / self.game.slope
         if mover != seat:

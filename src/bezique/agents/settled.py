@@ -128,6 +128,17 @@ def settled_after_end(state: State, seat: int, value: int) -> int:
     return _signed(rules, (s[0], s[1]), (b[0], b[1]), seat)
 
 
+def _cdf(z: float) -> float:
+    """The standard normal distribution function at ``z``."""
+    return 0.5 * (1.0 + math.erf(z * _INV_SQRT2))
+
+
+def _diff_sd(sd: float, rho: float) -> float:
+    """The standard deviation of the difference of two totals, ``sd`` each, correlated ``rho``
+    (never 0: it divides)."""
+    return max(1e-9, sd * math.sqrt(max(0.0, 2.0 * (1.0 - rho))))
+
+
 def win_scale(rules: Rules) -> int:
     """The points-equivalent of a sure win for :func:`win_value` (the game bonus plus the
     rubicon line: about a settled deal's size, so the search's ``prior`` keeps its meaning)."""
@@ -159,8 +170,7 @@ def win_estimate(rules: Rules, est: tuple[float, float], sd: float, rho: float,
     >>> [round(win_estimate(r, (900.0 + d, 900.0), 400.0, 0.0, 0)) for d in (0, 100, 400, 4000)]
     [0, 210, 781, 1500]
     """
-    sv = max(1e-9, sd * math.sqrt(max(0.0, 2.0 * (1.0 - rho))))
-    p = 0.5 * (1.0 + math.erf((est[0] - est[1]) / sv * _INV_SQRT2))
+    p = _cdf((est[0] - est[1]) / _diff_sd(sd, rho))
     if seat == 1:
         p = 1.0 - p
     return win_scale(rules) * (2.0 * p - 1.0)
@@ -265,7 +275,7 @@ def expected_settlement(rules: Rules, est: tuple[float, float], b: tuple[int, in
     safe = (now is not None and now[0] + b[0] >= rubicon,
             now is not None and now[1] + b[1] >= rubicon)
     su = sd * math.sqrt(max(0.0, 0.5 * (1.0 + rho)))  # sd of the mean of the two totals
-    sv = max(1e-9, sd * math.sqrt(max(0.0, 2.0 * (1.0 - rho))))  # ... of their difference
+    sv = _diff_sd(sd, rho)  # ... of their difference
     mu = est[0] - est[1]
     mid = 0.5 * (est[0] + est[1])
     rules_at = (rubicon, float(rules.rubicon_bonus_points), float(rules.game_bonus),
@@ -299,7 +309,7 @@ def _winnings(rules_at: tuple[float, float, float, bool], u: float, mu: float, s
     cuts.append(_INF)
     lo = 0.0
     z = -mu / sv
-    p_lo = 0.5 * (1.0 + math.erf(z * _INV_SQRT2))
+    p_lo = _cdf(z)
     f_lo = _INV_SQRT2PI * math.exp(-0.5 * z * z)
     total = 0.0
     for hi in cuts:
@@ -322,7 +332,7 @@ def _winnings(rules_at: tuple[float, float, float, bool], u: float, mu: float, s
             p_hi, f_hi = 1.0, 0.0
         else:
             z = (hi - mu) / sv
-            p_hi = 0.5 * (1.0 + math.erf(z * _INV_SQRT2))
+            p_hi = _cdf(z)
             f_hi = _INV_SQRT2PI * math.exp(-0.5 * z * z)
         p = p_hi - p_lo
         total += a * p + c * (mu * p - sv * (f_hi - f_lo))  # E[a + c v; lo < v < hi]
