@@ -35,7 +35,7 @@ from ..errors import BeziqueError, OptionError
 from ..observation import Observation
 from ..openspiel_encoding import action_table
 from ..rules import Rules
-from .base import register_agent, require_agent_variant
+from .base import collector_paused, register_agent, require_agent_variant
 from .sampling import WorldSampler
 
 NAME = "openspiel-ismcts"
@@ -139,9 +139,10 @@ class OpenSpielISMCTSAgent:
         if obs.rules.nplayers != 2:
             raise OptionError(f"{NAME} plays the two-handed games only, not "
                               f"{obs.rules.variant}: use heuristic or search")
-        world = WorldSampler(obs).sample(self.rng)
-        root = self._adapter.state_from_engine(self._game(obs.rules, obs.dealer), world)
-        policy = self._search(self._bot(root.get_game()), root, deadline)
+        with collector_paused():
+            world = WorldSampler(obs).sample(self.rng)
+            root = self._adapter.state_from_engine(self._game(obs.rules, obs.dealer), world)
+            policy = self._search(self._bot(root.get_game()), root, deadline)
         top = max(p for _, p in policy)
         best = self.rng.choice(sorted(a for a, p in policy if p == top))
         engine_action = action_table(world).get(best)

@@ -75,7 +75,6 @@ Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 import time
@@ -85,7 +84,7 @@ from ..cards import card_name
 from ..errors import OptionError
 from ..observation import Observation
 from ..state import State
-from .base import register_agent
+from .base import collector_paused, register_agent
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
 from .heuristic import TUNED, HeuristicPolicy
@@ -252,15 +251,8 @@ class SearchAgent:
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
         start = time.perf_counter()
-        # no cycle collection while the clock runs (a full collection in a large process takes
-        # a tenth of a second, more than a short budget allows); it runs after the decision
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             text = self._act(obs, start)
-        finally:
-            if collecting:
-                gc.enable()
         budget = self.budget()
         if obs.rules.nplayers > 2:
             budget = budget or TABLE_MS / 1000.0
