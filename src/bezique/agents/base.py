@@ -17,9 +17,7 @@ bezique.errors.OptionError: unknown agent 'nosuch' (known: ...random...)
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import OptionError
@@ -41,30 +39,6 @@ def require_agent_variant(rules: Rules) -> None:
             f"{', '.join(AGENT_VARIANTS[:-1])} and {AGENT_VARIANTS[-1]}); watch it with "
             f"'bezique demo --variant {rules.variant}' or replay its records"
         )
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Hold Python's cycle collector off while a clock runs.
-
-    A full collection in a large process takes a tenth of a second or more, longer than a short
-    time budget allows; an agent that keeps to a clock decides within this, and the collection
-    runs after the decision (at the next allocation).
-
-    >>> import gc
-    >>> with collector_paused():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 @runtime_checkable

@@ -27,6 +27,7 @@ saying what to install.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from typing import Any
@@ -35,7 +36,7 @@ from ..errors import BeziqueError, OptionError
 from ..observation import Observation
 from ..openspiel_encoding import action_table
 from ..rules import Rules
-from .base import collector_paused, register_agent, require_agent_variant
+from .base import register_agent, require_agent_variant
 from .sampling import WorldSampler
 
 NAME = "openspiel-ismcts"
@@ -135,14 +136,26 @@ class OpenSpielISMCTSAgent:
         deadline = time.perf_counter() + _SHARE * self.ms / 1000.0
         if len(obs.legal) == 1:
             return obs.legal[0]
+        # no cycle collection in the decision, as in the search: held off before anything is
+        # allocated, it runs at the first allocation after the decision
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            text = self._decide(obs, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+        return text
+
+    def _decide(self, obs: Observation, deadline: float) -> str:
+        """Sample a world, let the bot search it until ``deadline``, and name its choice."""
         require_agent_variant(obs.rules)
         if obs.rules.nplayers != 2:
             raise OptionError(f"{NAME} plays the two-handed games only, not "
                               f"{obs.rules.variant}: use heuristic or search")
-        with collector_paused():
-            world = WorldSampler(obs).sample(self.rng)
-            root = self._adapter.state_from_engine(self._game(obs.rules, obs.dealer), world)
-            policy = self._search(self._bot(root.get_game()), root, deadline)
+        world = WorldSampler(obs).sample(self.rng)
+        root = self._adapter.state_from_engine(self._game(obs.rules, obs.dealer), world)
+        policy = self._search(self._bot(root.get_game()), root, deadline)
         top = max(p for _, p in policy)
         best = self.rng.choice(sorted(a for a, p in policy if p == top))
         engine_action = action_table(world).get(best)

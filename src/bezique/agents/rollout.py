@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..cards import bit_list, card_of
 from ..rules import Rules
@@ -249,7 +249,28 @@ _bits = bit_list
 
 
 class OutOfTime(Exception):
-    """A rollout passed its deadline (:attr:`Rollout.deadline`): the world is dropped."""
+    """A rollout passed its deadline (:attr:`Rollout.deadline`, or a table search's): the
+    world is dropped."""
+
+
+def roll_each(world: State, actions: Sequence[str], values: dict[str, list[float]],
+              value: Callable[[State], float]) -> bool:
+    """Add ``value`` of ``world`` after each of ``actions`` to that action's list in
+    ``values``; False, and nothing added, when a rollout runs out of time (:class:`OutOfTime`),
+    so that every action keeps the same worlds.  (The search's and the table search's worlds
+    both go through here.)"""
+    done: list[str] = []
+    try:
+        for text in actions:
+            s = world.clone()
+            s.apply(text)
+            values[text].append(value(s))
+            done.append(text)
+    except OutOfTime:
+        for text in done:
+            values[text].pop()
+        return False
+    return True
 
 
 # the end solver's speed before it is measured (nodes a second; the pure-Python build's, the

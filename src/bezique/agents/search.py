@@ -75,6 +75,7 @@ Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -84,18 +85,18 @@ from ..cards import card_name
 from ..errors import OptionError
 from ..observation import Observation
 from ..state import State
-from .base import collector_paused, register_agent
+from .base import register_agent
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
 from .heuristic import TUNED, HeuristicPolicy
 from .rollout import (
     MIN_NODES,
     RATE_SAFETY,
-    OutOfTime,
     Rollout,
     deal_value,
     evaluate,
     potential,
+    roll_each,
 )
 from .sampling import WorldSampler
 from .settled import is_settled
@@ -251,8 +252,16 @@ class SearchAgent:
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
         start = time.perf_counter()
-        with collector_paused():
+        # no cycle collection while the clock runs (a full collection in a large process takes
+        # a tenth of a second, more than a short budget allows): it is held off before anything
+        # is allocated, and runs at the first allocation after the decision, outside its time
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
             text = self._act(obs, start)
+        finally:
+            if collecting:
+                gc.enable()
         budget = self.budget()
         if obs.rules.nplayers > 2:
             budget = budget or TABLE_MS / 1000.0
@@ -433,18 +442,8 @@ class SearchAgent:
               values: dict[str, list[float]], seat: int, horizon: int) -> bool:
         """Add each action's rollout result in ``world`` to ``values``; False (and nothing
         added) when the rollouts run out of time."""
-        done: list[str] = []
-        try:
-            for text in actions:
-                s = world.clone()
-                s.apply(text)
-                values[text].append(self.rollout.value(s, seat, horizon))
-                done.append(text)
-        except OutOfTime:
-            for text in done:
-                values[text].pop()
-            return False
-        return True
+        rollout = self.rollout
+        return roll_each(world, actions, values, lambda s: rollout.value(s, seat, horizon))
 
     def _departs(self, gain: float, se: float) -> bool:
         """Whether a rival's ``gain`` over the heuristic's choice (with its standard error

@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from ..observation import Observation
 from ..state import LEAD, State
+from .rollout import OutOfTime, roll_each
 from .table_play import TablePolicy
 from .table_worlds import TableSampler
 
@@ -133,29 +134,18 @@ class TableSearch:
               seat: int, horizon: int) -> bool:
         """Add each candidate's rollout result in ``world`` to ``values``; False (and nothing
         added) when the rollouts run out of time."""
-        done: list[str] = []
-        try:
-            for text in cands:
-                s = world.clone()
-                s.apply(text)
-                values[text].append(self.rollout(s, seat, horizon))
-                done.append(text)
-        except TableOutOfTime:
-            for text in done:
-                values[text].pop()
-            return False
-        return True
+        return roll_each(world, cands, values, lambda s: self.rollout(s, seat, horizon))
 
     def rollout(self, state: State, seat: int, horizon: int = 0) -> float:
         """Play the deal out with the table heuristic for every seat: its side value; with a
         ``horizon``, only that many more tricks, then :meth:`leaf`.  Raises
-        :class:`TableOutOfTime` past :attr:`deadline`."""
+        :class:`OutOfTime` past :attr:`deadline`."""
         choose = self.policy.choose
         stop = state.trick_count + horizon if horizon else 1 << 30
         deadline = self.deadline
         while not state.is_terminal():
             if deadline and time.perf_counter() > deadline:
-                raise TableOutOfTime
+                raise OutOfTime
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 return self.leaf(state, seat)
             state.apply_action(choose(state))
@@ -175,10 +165,6 @@ class TableSearch:
         if mate >= 0:
             return worth[seat] + worth[mate] - worth[(seat + 1) % 4] - worth[(seat + 3) % 4]
         return worth[seat] - max(worth[i] for i in range(n) if i != seat)
-
-
-class TableOutOfTime(Exception):
-    """A table rollout passed its deadline: the world is dropped."""
 
 
 def _stderr(a: list[float], b: list[float]) -> float:
