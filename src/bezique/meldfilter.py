@@ -109,10 +109,11 @@ class SuitFilter(MeldFilter):
     Pattern ``i`` owns a 12-bit field of the sum: ``2047 + nmin - count + 32 * missing``, where
     ``missing`` counts the cards it needs once (twice) that are not held once (twice) and
     ``count`` the copies held of its cards when it is "n of a rank" (``nmin`` of them needed).
-    Each of those decomposes by suit, so each suit's part is one table entry, keyed by the
-    suit's byte of each copy; the pattern passes the filter exactly when its field is below
-    2048 (its top bit clear).  Entries are computed when a suit holding is first met (at most
-    4**5 per suit for the classic table, whose melds use five ranks)."""
+    Each of those decomposes by suit, so each suit's part is one table entry, indexed by the
+    suit's byte of each copy (a list: no hash, no probe; None where not met yet); the pattern
+    passes the filter exactly when its field is below 2048 (its top bit clear).  Entries are
+    computed when a suit holding is first met (at most 4**5 per suit for the classic table,
+    whose melds use five ranks)."""
 
     __slots__ = ("bias", "needs", "relevant02", "relevant13", "tables", "tops")
 
@@ -132,7 +133,9 @@ class SuitFilter(MeldFilter):
         self.needs = tuple(needs)
         self.relevant02 = relevant & SUITS02
         self.relevant13 = relevant >> 8 & SUITS02
-        self.tables: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+        # each suit's keys are below ``size``: its relevant ranks' bits in both bytes, plus one
+        size = max(relevant >> (8 * s) & 255 for s in range(4)) * 0x101 + 1
+        self.tables: tuple[list[Any], ...] = tuple([None] * size for _ in range(4))
 
     def passing(self, held_phys: int) -> int:
         """The patterns that pass the filter for a holding (physical, two packs): bit
@@ -144,10 +147,11 @@ class SuitFilter(MeldFilter):
         even = lo & r02 | (hi & r02) << 8  # suits 0 and 2: (first copy, second copy) bytes
         odd = lo >> 8 & r13 | (hi >> 8 & r13) << 8
         t = self.tables
+        total: int
         try:
             total = (self.bias + t[0][even & _LOW16] + t[2][even >> 16] + t[1][odd & _LOW16]
                      + t[3][odd >> 16])
-        except KeyError:
+        except TypeError:  # (None: a suit holding not met yet)
             total = (self.bias + self._entry(0, even & _LOW16) + self._entry(2, even >> 16)
                      + self._entry(1, odd & _LOW16) + self._entry(3, odd >> 16))
         return ~total & self.tops
@@ -162,7 +166,7 @@ class SuitFilter(MeldFilter):
         return out
 
     def _entry(self, suit: int, key: int) -> int:
-        got = self.tables[suit].get(key)
+        got: int | None = self.tables[suit][key]
         if got is None:
             shift = 8 * suit
             first, second = (key & 255) << shift, (key >> 8) << shift
