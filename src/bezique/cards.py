@@ -198,10 +198,11 @@ def cards_text(cards: Iterable[int]) -> str:
 
 # Two packs: one suit's distinct cards as plays (the first copy of a card held as the first, else
 # the second), in rank order: one table per suit indexed by ``only_second << 8 | first`` (the
-# rank bits of the suit's cards held as the first copy, and held only as the second), filled as
-# holdings are met (3**8 of the 2**16 places are ever used; the others, and a holding not met
-# yet, hold None).  ``Plays._card_actions`` reads them.  A list indexed by the key costs less
-# than a dict keyed by it (no hash, no probe), in both builds.
+# rank bits of the suit's cards held as the first copy, and held only as the second).  A list
+# indexed by the key costs less than a dict keyed by it (no hash, no probe), in both builds.
+# The tables are filled all at once when first read (:func:`suit_plays`: 3**8 holdings a suit,
+# a few milliseconds in pure Python); until then every place holds None (and the other places,
+# ``first & only_second`` not 0, always do).  ``Plays._card_actions`` reads them.
 SUITS02: Final = 0x00FF00FF  # the bytes of suits 0 and 2 of a 32-bit card mask
 SUIT_PLAYS0: Final[list[Any]] = [None] * 0x10000
 SUIT_PLAYS1: Final[list[Any]] = [None] * 0x10000
@@ -211,17 +212,41 @@ _SUIT_PLAYS: Final = (SUIT_PLAYS0, SUIT_PLAYS1, SUIT_PLAYS2, SUIT_PLAYS3)
 
 
 def suit_plays(suit: int, key: int) -> tuple[int, ...]:
-    """The plays of ``suit``'s table for ``key`` (see above), computed on first use.
+    """The plays of ``suit``'s table for ``key`` (see above), filling the tables if need be.
 
     >>> suit_plays(1, 0b10 << 8 | 0b1)  # A♥ held as the first copy, 10♥ only as the second
     (8, 41)
     """
+    if key >> 8 & key:
+        raise ValueError(f"no holding has key {key:#x}: a card both first and only second")
     table = _SUIT_PLAYS[suit]
-    got: tuple[int, ...] | None = table[key]
-    if got is None:
-        second, first = key >> 8, key & 255
-        got = table[key] = tuple(
-            suit * 8 + i + (0 if first >> i & 1 else 32)
-            for i in range(8) if (first | second) >> i & 1
-        )
+    if table[key] is None:
+        _fill_suit_plays()
+    got: tuple[int, ...] = table[key]
     return got
+
+
+def _fill_suit_plays() -> None:
+    """Every holding of every suit's play table: ``first`` in increasing order, then each
+    ``only_second`` of the other ranks in increasing order, so the holding without its highest
+    card's rank bit (the lowest bit) is made before it: its plays are that card then those."""
+    for suit, table in enumerate(_SUIT_PLAYS):
+        base = suit * 8
+        table[0] = ()
+        for first in range(256):
+            free = 255 & ~first
+            second = 0
+            while True:
+                held = first | second
+                if held:
+                    low = held & -held
+                    rank = low.bit_length() - 1
+                    if first & low:
+                        table[second << 8 | first] = (
+                            (base + rank,) + table[second << 8 | (first ^ low)])
+                    else:
+                        table[second << 8 | first] = (
+                            (base + rank + 32,) + table[(second ^ low) << 8 | first])
+                second = (second - free) & free  # (the next subset of ``free``, increasing)
+                if not second:
+                    break
