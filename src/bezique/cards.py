@@ -227,26 +227,14 @@ def suit_plays(suit: int, key: int) -> tuple[int, ...]:
 
 
 def _fill_suit_plays() -> None:
-    """Every holding of every suit's play table: ``first`` in increasing order, then each
-    ``only_second`` of the other ranks in increasing order, so the holding without its highest
-    card's rank bit (the lowest bit) is made before it: its plays are that card then those."""
+    """Every holding of every suit's play table: nothing held, then each rank from the lowest
+    card up, held as the first copy or only as the second, its play put in front."""
     for suit, table in enumerate(_SUIT_PLAYS):
-        base = suit * 8
-        table[0] = ()
-        for first in range(256):
-            free = 255 & ~first
-            second = 0
-            while True:
-                held = first | second
-                if held:
-                    low = held & -held
-                    rank = low.bit_length() - 1
-                    if first & low:
-                        table[second << 8 | first] = (
-                            (base + rank,) + table[second << 8 | (first ^ low)])
-                    else:
-                        table[second << 8 | first] = (
-                            (base + rank + 32,) + table[(second ^ low) << 8 | first])
-                second = (second - free) & free  # (the next subset of ``free``, increasing)
-                if not second:
-                    break
+        entries: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        for rank in range(7, -1, -1):
+            bit = 1 << rank
+            card = suit * 8 + rank
+            ways = ((bit, (card,)), (bit << 8, (card + 32,)))  # (key bit, its play)
+            entries += [(k | more, play + plays) for k, plays in entries for more, play in ways]
+        for k, plays in entries:
+            table[k] = plays

@@ -1,7 +1,8 @@
-"""Card plays: the plays a seat may choose from, and the checks that refuse any other card.
+"""The legal actions a seat may choose from, and the checks that refuse any other card play.
 
-:class:`Plays` extends :class:`~bezique.declaring.Declaring` with the listing of a seat's card
-plays, one physical card per distinct choice (a concealed card's copy the engine plays, see
+:class:`Plays` extends :class:`~bezique.declaring.Declaring` with ``legal_actions``: in the
+declaring turn what :class:`~bezique.declaring.Declaring` lists, else the seat's card plays, one
+physical card per distinct choice (a concealed card's copy the engine plays, see
 :meth:`~bezique.position.Position.play_copy`; a shown card per meld-history group; carte blanche
 where it may be declared), and the checks a card play must pass before
 :class:`bezique.state.State` plays it: the listed copy, a card on the table, and the end phase's
@@ -31,7 +32,7 @@ from .copywords import split_words, word_plays
 from .declaring import Declaring
 from .errors import IllegalActionError
 from .melds import shown_groups
-from .position import CARTE_OFF, CARTE_ON, FOLLOW
+from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT
 from .tricks import follow_mask, follow_problem
 
 
@@ -40,11 +41,23 @@ class Plays(Declaring):
 
     __slots__ = ()
 
-    def _card_actions(self, seat: int, ph: int) -> list[int]:
-        """The actions of ``seat`` leading or following (phase ``ph``): its concealed cards, one
-        per distinct card, then its shown cards, then carte blanche if it may declare it.  In
-        the end phase a follower's cards are only those :func:`bezique.tricks.follow_mask`
-        allows (nothing is shown then, and carte blanche is over)."""
+    def legal_actions(self) -> list[int]:
+        """The legal actions (ints; see :mod:`bezique.actions`), one per distinct choice.
+
+        Leading or following: the seat's concealed cards, one per distinct card, then its shown
+        cards, then carte blanche if it may declare it (in the end phase a follower's cards are
+        only those :func:`bezique.tricks.follow_mask` allows; nothing is shown then, and carte
+        blanche is over).  In the declaring turn, what
+        :meth:`~bezique.declaring.Declaring._declare_actions` lists; with the cut bonus, the
+        guesses of the cut first."""
+        ph = self.phase_id
+        seat = self.turn
+        if ph >= DECLARE:
+            if ph == DECLARE:
+                return self._declare_actions(seat)
+            if ph == GUESS_CUT:
+                return self._guess_actions()
+            return []  # the deal is over
         hand = self.hand_masks[seat]
         end_follow = ph == FOLLOW and self.stock_pos >= self._nstock
         if end_follow:

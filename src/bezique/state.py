@@ -238,19 +238,6 @@ class State(Plays):
             out.append((snap[7], probe.action_to_string(snap[14], snap[7])))
         return out
 
-    # ------------------------------------------------------------------ legal actions
-
-    def legal_actions(self) -> list[int]:
-        """The legal actions (ints; see :mod:`bezique.actions`), one per distinct choice."""
-        ph = self.phase_id
-        if ph < DECLARE:  # a card to lead or follow
-            return self._card_actions(self.turn, ph)
-        if ph == DECLARE:
-            return self._declare_actions(self.turn)
-        if ph == GUESS_CUT:
-            return self._guess_actions()
-        return []  # the deal is over
-
     # ------------------------------------------------------------------ applying
 
     def apply_action(self, action: int) -> None:
