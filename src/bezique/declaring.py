@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import actions as act
+from .actions import PASS
 from .cards import (
     COPIES_OF,
     JACK,
@@ -134,7 +135,7 @@ class Declaring(Position):
                     out.append(act.SEVEN)
         if len(self.hand_masks) == 4 and self._may_offer(seat):
             out.append(act.OFFER)
-        out.append(act.PASS)
+        out.append(PASS)
         return out
 
     def may_offer(self, seat: int) -> bool:
