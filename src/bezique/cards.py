@@ -201,8 +201,8 @@ def cards_text(cards: Iterable[int]) -> str:
 # rank bits of the suit's cards held as the first copy, and held only as the second).  A list
 # indexed by the key costs less than a dict keyed by it (no hash, no probe), in both builds.
 # The tables are filled all at once when first read (:func:`suit_plays`: 3**8 holdings a suit,
-# a few milliseconds in pure Python); until then every place holds None (and the other places,
-# ``first & only_second`` not 0, always do).  ``Plays._card_actions`` reads them.
+# about 10 ms in pure Python, once); until then every place holds None (and the other places,
+# ``first & only_second`` not 0, always do).  ``Plays.legal_actions`` reads them.
 SUITS02: Final = 0x00FF00FF  # the bytes of suits 0 and 2 of a 32-bit card mask
 SUIT_PLAYS0: Final[list[Any]] = [None] * 0x10000
 SUIT_PLAYS1: Final[list[Any]] = [None] * 0x10000
