@@ -46,6 +46,7 @@ COMPILED_MODULES = (
     "src/bezique/scoring.py",
     "src/bezique/position.py",
     "src/bezique/declaring.py",
+    "src/bezique/plays.py",
     "src/bezique/state.py",
     "src/bezique/worlds.py",
     "src/bezique/agents/targets.py",

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Any, Final
 
 from .errors import BeziqueError
 
@@ -197,29 +197,44 @@ def cards_text(cards: Iterable[int]) -> str:
 
 
 # Two packs: one suit's distinct cards as plays (the first copy of a card held as the first, else
-# the second), in rank order: one table per suit keyed by ``only_second << 8 | first`` (the
-# rank bits of the suit's cards held as the first copy, and held only as the second), filled as
-# holdings are met (at most 3**8 entries each).  ``State.legal_actions`` reads them.
+# the second), in rank order: one table per suit indexed by ``only_second << 8 | first`` (the
+# rank bits of the suit's cards held as the first copy, and held only as the second).  A list
+# indexed by the key costs less than a dict keyed by it (no hash, no probe), in both builds.
+# The tables are filled all at once when first read (:func:`suit_plays`: 3**8 holdings a suit,
+# about 10 ms in pure Python, once); until then every place holds None (and the other places,
+# ``first & only_second`` not 0, always do).  ``Plays.legal_actions`` reads them.
 SUITS02: Final = 0x00FF00FF  # the bytes of suits 0 and 2 of a 32-bit card mask
-SUIT_PLAYS0: Final[dict[int, tuple[int, ...]]] = {}
-SUIT_PLAYS1: Final[dict[int, tuple[int, ...]]] = {}
-SUIT_PLAYS2: Final[dict[int, tuple[int, ...]]] = {}
-SUIT_PLAYS3: Final[dict[int, tuple[int, ...]]] = {}
+SUIT_PLAYS0: Final[list[Any]] = [None] * 0x10000
+SUIT_PLAYS1: Final[list[Any]] = [None] * 0x10000
+SUIT_PLAYS2: Final[list[Any]] = [None] * 0x10000
+SUIT_PLAYS3: Final[list[Any]] = [None] * 0x10000
 _SUIT_PLAYS: Final = (SUIT_PLAYS0, SUIT_PLAYS1, SUIT_PLAYS2, SUIT_PLAYS3)
 
 
 def suit_plays(suit: int, key: int) -> tuple[int, ...]:
-    """The plays of ``suit``'s table for ``key`` (see above), computed on first use.
+    """The plays of ``suit``'s table for ``key`` (see above), filling the tables if need be.
 
     >>> suit_plays(1, 0b10 << 8 | 0b1)  # A♥ held as the first copy, 10♥ only as the second
     (8, 41)
     """
+    if key >> 8 & key:
+        raise ValueError(f"no holding has key {key:#x}: a card both first and only second")
     table = _SUIT_PLAYS[suit]
-    got = table.get(key)
-    if got is None:
-        second, first = key >> 8, key & 255
-        got = table[key] = tuple(
-            suit * 8 + i + (0 if first >> i & 1 else 32)
-            for i in range(8) if (first | second) >> i & 1
-        )
+    if table[key] is None:
+        _fill_suit_plays()
+    got: tuple[int, ...] = table[key]
     return got
+
+
+def _fill_suit_plays() -> None:
+    """Every holding of every suit's play table: nothing held, then each rank from the lowest
+    card up, held as the first copy or only as the second, its play put in front."""
+    for suit, table in enumerate(_SUIT_PLAYS):
+        entries: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        for rank in range(7, -1, -1):
+            bit = 1 << rank
+            card = suit * 8 + rank
+            ways = ((bit, (card,)), (bit << 8, (card + 32,)))  # (key bit, its play)
+            entries += [(k | more, play + plays) for k, plays in entries for more, play in ways]
+        for k, plays in entries:
+            table[k] = plays

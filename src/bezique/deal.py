@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import card_name, make_card, parse_card
 from .errors import RecordError
@@ -51,13 +52,24 @@ def shuffle(rng: random.Random, x: list[int]) -> None:
         rng.shuffle(x)
         return
     bits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps(len(x)):
         r: int = bits(k)
         while r >= n:
             r = bits(k)
         x[i], x[r] = x[r], x[i]
+
+
+_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
+
+
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of shuffling ``size`` items, last place first: ``(i, i + 1, bits)``, the draw
+    for place ``i`` being below ``i + 1`` in ``bits`` random bits (made once per size)."""
+    got = _STEPS.get(size)
+    if got is None:
+        got = _STEPS[size] = tuple((i, i + 1, (i + 1).bit_length())
+                                   for i in range(size - 1, 0, -1))
+    return got
 
 
 def checked_deal(rules: Rules, hands: Sequence[Sequence[int | str]], turnup: int | str | None,

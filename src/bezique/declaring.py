@@ -4,9 +4,9 @@
 its declaring turn (RULES.md 2.3: a meld, judged by :mod:`bezique.melds`; the exchange or the
 declaration of the seven of trumps), carte blanche (RULES.md 9.0.4), and every score event of a
 deal, through to the last trick, the brisques and the game's winner or the one-deal settlement
-(the decisions are :mod:`bezique.scoring`'s).  :class:`bezique.state.State` extends it with the
-flow of the deal; the three classes are one object, as python-chess's ``Board`` and
-``BaseBoard`` are.
+(the decisions are :mod:`bezique.scoring`'s).  :class:`bezique.plays.Plays` extends it with the
+legal actions and the checks of a card play, and :class:`bezique.state.State` with the flow of
+the deal; the four classes are one object, as python-chess's ``Board`` and ``BaseBoard`` are.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import actions as act
+from .actions import PASS
 from .cards import (
     COPIES_OF,
     JACK,
@@ -134,7 +135,7 @@ class Declaring(Position):
                     out.append(act.SEVEN)
         if len(self.hand_masks) == 4 and self._may_offer(seat):
             out.append(act.OFFER)
-        out.append(act.PASS)
+        out.append(PASS)
         return out
 
     def may_offer(self, seat: int) -> bool:

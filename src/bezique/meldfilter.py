@@ -109,10 +109,12 @@ class SuitFilter(MeldFilter):
     Pattern ``i`` owns a 12-bit field of the sum: ``2047 + nmin - count + 32 * missing``, where
     ``missing`` counts the cards it needs once (twice) that are not held once (twice) and
     ``count`` the copies held of its cards when it is "n of a rank" (``nmin`` of them needed).
-    Each of those decomposes by suit, so each suit's part is one table entry, keyed by the
-    suit's byte of each copy; the pattern passes the filter exactly when its field is below
-    2048 (its top bit clear).  Entries are computed when a suit holding is first met (at most
-    4**5 per suit for the classic table, whose melds use five ranks)."""
+    Each of those decomposes by suit, so each suit's part is one table entry, indexed by the
+    suit's byte of each copy (a list: no hash, no probe); the pattern passes the filter exactly
+    when its field is below 2048 (its top bit clear).  The tables are made whole with the
+    filter (4**5 holdings a suit for the classic table, whose melds use five ranks): an entry
+    adds up by rank, so each is its holding's without the lowest rank plus what that rank adds
+    (:meth:`_table`)."""
 
     __slots__ = ("bias", "needs", "relevant02", "relevant13", "tables", "tops")
 
@@ -132,7 +134,10 @@ class SuitFilter(MeldFilter):
         self.needs = tuple(needs)
         self.relevant02 = relevant & SUITS02
         self.relevant13 = relevant >> 8 & SUITS02
-        self.tables: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+        # each suit's keys are below ``size``: its relevant ranks' bits in both bytes, plus one
+        size = max(relevant >> (8 * s) & 255 for s in range(4)) * 0x101 + 1
+        self.tables: tuple[list[int], ...] = tuple(
+            self._table(s, relevant >> (8 * s) & 255, size) for s in range(4))
 
     def passing(self, held_phys: int) -> int:
         """The patterns that pass the filter for a holding (physical, two packs): bit
@@ -144,12 +149,8 @@ class SuitFilter(MeldFilter):
         even = lo & r02 | (hi & r02) << 8  # suits 0 and 2: (first copy, second copy) bytes
         odd = lo >> 8 & r13 | (hi >> 8 & r13) << 8
         t = self.tables
-        try:
-            total = (self.bias + t[0][even & _LOW16] + t[2][even >> 16] + t[1][odd & _LOW16]
-                     + t[3][odd >> 16])
-        except KeyError:
-            total = (self.bias + self._entry(0, even & _LOW16) + self._entry(2, even >> 16)
-                     + self._entry(1, odd & _LOW16) + self._entry(3, odd >> 16))
+        total = (self.bias + t[0][even & _LOW16] + t[2][even >> 16] + t[1][odd & _LOW16]
+                 + t[3][odd >> 16])
         return ~total & self.tops
 
     def candidates(self, passing: int) -> list[QuickPattern]:
@@ -161,22 +162,38 @@ class SuitFilter(MeldFilter):
             passing ^= low
         return out
 
-    def _entry(self, suit: int, key: int) -> int:
-        got = self.tables[suit].get(key)
-        if got is None:
-            shift = 8 * suit
-            first, second = (key & 255) << shift, (key >> 8) << shift
-            held, both = first | second, first & second
-            got = 0
-            for i, (need1, need2, counted) in enumerate(self.needs):
-                missing = (need1 & ~held & 255 << shift).bit_count() + (
-                    need2 & ~both & 255 << shift).bit_count()
-                count = (counted & first).bit_count() + (counted & second).bit_count()
-                got += (32 * missing - count) << (_FIELD * i)
-            self.tables[suit][key] = got
-        return got
-
-
+    def _table(self, suit: int, relevant: int, size: int) -> list[int]:
+        """``suit``'s table: the entry of every holding of its ``relevant`` ranks (a bit per
+        rank) in each copy, at ``second << 8 | first`` (the other places are 0, never read)."""
+        shift = 8 * suit
+        # adds[rank][state]: what the rank adds to an entry, ``state`` = first + 2 * second
+        adds: list[list[int]] = []
+        for rank in range(8):
+            card = 1 << (shift + rank)
+            row = []
+            for state in range(4):
+                got = 0
+                for i, (need1, need2, counted) in enumerate(self.needs):
+                    missing = (1 if need1 & card and not state else 0) + (
+                        1 if need2 & card and state != 3 else 0)
+                    count = (state & 1) + (state >> 1) if counted & card else 0
+                    got += (32 * missing - count) << (_FIELD * i)
+                row.append(got)
+            adds.append(row)
+        # (key, entry) of every holding: nothing held, then each relevant rank added in turn,
+        # held as the first copy, the second or both
+        entries = [(0, sum(row[0] for row in adds))]
+        for rank in range(8):
+            bit = 1 << rank
+            if relevant & bit:
+                row = adds[rank]
+                steps = ((bit, row[1] - row[0]), (bit << 8, row[2] - row[0]),
+                         (bit | bit << 8, row[3] - row[0]))
+                entries += [(k | more, e + add) for k, e in entries for more, add in steps]
+        table = [0] * size
+        for k, e in entries:
+            table[k] = e
+        return table
 
 
 def copy_levels(phys: int, copies: int, relevant: int = CARD_MASK32) -> list[int]:

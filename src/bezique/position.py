@@ -70,6 +70,8 @@ Meld = tuple[int, int]  # (meld kind index, physical mask)
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     """The tuple ``t`` with entry ``i`` replaced by ``v``."""
+    if len(t) == 2:  # (two seats: no slices)
+        return (v, t[1]) if i == 0 else (t[0], v)
     return (*t[:i], v, *t[i + 1 :])
 
 

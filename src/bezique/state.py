@@ -21,30 +21,13 @@ from collections.abc import Sequence
 
 from . import actions as act
 from .actions import PASS
-from .cards import (
-    CARD_MASK32,
-    SUIT_PLAYS0,
-    SUIT_PLAYS1,
-    SUIT_PLAYS2,
-    SUIT_PLAYS3,
-    SUITS02,
-    card_name,
-    card_symbol,
-    mask_of,
-    rank_of,
-    replicate,
-    suit_of,
-    suit_plays,
-)
-from .copywords import held_more_than_once, split_words, word_plays
+from .cards import card_name, mask_of, rank_of, suit_of
+from .copywords import held_more_than_once
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
-from .declaring import Declaring
 from .errors import IllegalActionError, RecordError
 from .meldfilter import quick_patterns, suit_filter
-from .melds import (
-    shown_groups,
-)
 from .observation import Observation, observe
+from .plays import Plays
 from .position import (
     CARTE_NOT_YET,
     CARTE_OFF,
@@ -61,12 +44,12 @@ from .position import (
     _set,
 )
 from .rules import Rules
-from .tricks import beats, follow_mask, follow_problem
+from .tricks import beats
 
 __all__ = ["DECLARE", "FOLLOW", "LEAD", "OVER", "PHASE_NAMES", "REASONS", "Event", "State"]
 
 
-class State(Declaring):
+class State(Plays):
     """One deal of a two-handed game, with the game totals it started from.
 
     Build it with :meth:`new_deal` (a seeded shuffle) or :meth:`from_cards` (a deal given card by
@@ -255,64 +238,6 @@ class State(Declaring):
             out.append((snap[7], probe.action_to_string(snap[14], snap[7])))
         return out
 
-    # ------------------------------------------------------------------ legal actions
-
-    def legal_actions(self) -> list[int]:
-        """The legal actions (ints; see :mod:`bezique.actions`), one per distinct choice."""
-        ph = self.phase_id
-        seat = self.turn
-        if ph < DECLARE:  # a card to lead or follow
-            hand = self.hand_masks[seat]
-            if ph == FOLLOW and self.stock_pos >= self._nstock:
-                return self._play_reps(self._follow_mask(hand), seat)
-            out = self._play_reps(hand, seat)
-            shown = self.shown_masks[seat]
-            if shown:
-                out.extend(self._shown_reps(seat, shown))
-            carte = self._carte  # (a seat past its first card, or not repeating, may not)
-            if carte and CARTE_OFF != carte[seat] != CARTE_ON and self._carte_problem(seat) is None:
-                out.append(act.CARTE)
-            return out
-        if ph == DECLARE:
-            return self._declare_actions(seat)
-        if ph == GUESS_CUT:
-            return self._guess_actions()
-        return []  # the deal is over
-
-    def _play_reps(self, hand: int, seat: int) -> list[int]:
-        """One physical card per distinct concealed card in ``hand``."""
-        if self.copies == 2:
-            lo = hand & CARD_MASK32
-            second = hand >> 32
-            hi = second & ~lo  # second copies of cards not held as first copies
-            # the keys of suits 0 and 2 (``even``), 1 and 3 (``odd``): (first, only second)
-            even = lo & SUITS02 | (hi & SUITS02) << 8
-            odd = lo >> 8 & SUITS02 | (hi >> 8 & SUITS02) << 8
-            try:
-                out = [*SUIT_PLAYS0[even & 0xFFFF], *SUIT_PLAYS1[odd & 0xFFFF],
-                       *SUIT_PLAYS2[even >> 16], *SUIT_PLAYS3[odd >> 16]]
-            except KeyError:
-                out = [*suit_plays(0, even & 0xFFFF), *suit_plays(1, odd & 0xFFFF),
-                       *suit_plays(2, even >> 16), *suit_plays(3, odd >> 16)]
-            dup = lo & second
-        else:  # the lowest copy of each card, from the hand's words (see bezique.copywords)
-            out, dup = word_plays(self._hand_words()[seat] if hand == self.hand_masks[seat]
-                                  else split_words(hand, self.copies))
-        # copies of a card held twice differ only for a seven of trumps or a known copy
-        if dup:
-            k = self.known_masks
-            known = (k[0] | k[1]) if len(k) == 2 else self._known_any()
-            if not (known & hand or (self.turnup_phys >= 0 and dup >> self._seven7 & 1)):
-                return out
-            out = [self.play_copy(p, hand) if dup >> (p & 31) & 1 else p for p in out]
-        return out
-
-    def _follow_mask(self, hand: int) -> int:
-        """End phase: the cards of ``hand`` the follower may play (see :mod:`bezique.tricks`)."""
-        lead = self.lead_card
-        return follow_mask(hand, lead, self._trick[0] if self._trick else lead, self.trump,
-                           self.copies)
-
     # ------------------------------------------------------------------ applying
 
     def apply_action(self, action: int) -> None:
@@ -321,19 +246,19 @@ class State(Declaring):
         Only the ints :meth:`legal_actions` lists are accepted: a copy of a card other than the
         one listed for it, a number past the pack or a meld int with stray low bits is refused."""
         ph = self.phase_id
-        if ph < DECLARE and 0 <= action < 256:  # a card to lead or follow
+        if ph < DECLARE and not action >> 8:  # a card (0 <= action < 256) to lead or follow
             self._play(self.turn, action)
             return
-        if ph == OVER:
-            raise IllegalActionError("the deal is over")
-        seat = self.turn
-        if action == PASS and ph == DECLARE:
+        if ph == DECLARE and action == PASS:
             snap = self._snapshot(action)
             win = self._last  # after an offer the partner passes: the winner still draws first
             self._draw(win)
             self.turn = win
             self._prev = snap
             return
+        if ph == OVER:
+            raise IllegalActionError("the deal is over")
+        seat = self.turn
         if action < 0:
             raise IllegalActionError(f"{action} is not an action")
         if ph == GUESS_CUT or act.GUESS <= action < 512:
@@ -370,24 +295,19 @@ class State(Declaring):
         bit = 1 << p
         hands = self.hand_masks
         hand = hands[seat]
-        concealed = hand & bit
-        if concealed:
+        ph = self.phase_id
+        two = len(hands) == 2
+        if hand & bit:  # a concealed card (the plays are checked in bezique.plays)
             if self.copies == 2:
                 if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
-                    self._refuse_copy(p, hand)
+                    self._refuse_copy(p)
             elif (held_more_than_once(self._hand_words()[seat], p & 31)
                   and self.canonical_play(p) != p):
-                self._refuse_copy(p, hand)  # (a card held once is played as that copy)
-        else:
-            self._check_shown_play(seat, p)
-        ph = self.phase_id
-        if ph == FOLLOW and self.stock_pos >= self._nstock and not self._follow_mask(hand) & bit:
-            lead = self.lead_card
-            best = self._trick[0] if self._trick else lead
-            raise IllegalActionError(follow_problem(hand, p, lead, best, self.trump, self.copies))
-        snap = self._snapshot(p)
-        two = len(hands) == 2
-        if concealed:  # (``^ bit`` takes the card out: one operation on a long mask)
+                self._refuse_copy(p)  # (a card held once is played as that copy)
+            if ph == FOLLOW and self.stock_pos >= self._nstock:
+                self._check_follow(hand, p)
+            snap = self._snapshot(p)
+            # (``^ bit`` takes the card out: one operation on a long mask)
             if two:
                 self.hand_masks = (hand ^ bit, hands[1]) if seat == 0 else (hands[0], hand ^ bit)
             else:
@@ -396,7 +316,9 @@ class State(Declaring):
                 self._hand_toggled(hands, seat, p)
             if self.known_masks[seat] & bit:
                 self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] ^ bit)
-        else:
+        else:  # a card on the table (there is none once the stock is gone)
+            self._check_shown_play(seat, p)
+            snap = self._snapshot(p)
             shown = self.shown_masks
             self.shown_masks = _set(shown, seat, shown[seat] ^ bit)
             if self.copies > 2:
@@ -422,11 +344,10 @@ class State(Declaring):
                 self.turn = (seat + 1) % len(hands) if not duel else duel[seat == duel[0]]
         elif two:  # the follower's card completes the trick of two seats
             lead = self.lead_card
-            fs = p >> 3 & 3
-            if fs == lead >> 3 & 3:
-                win = seat if p & 7 < lead & 7 else 1 - seat
+            if (p ^ lead) & 24:  # another suit than the lead's: a trump wins
+                win = seat if p >> 3 & 3 == self.trump else 1 - seat
             else:
-                win = seat if fs == self.trump else 1 - seat
+                win = seat if p & 7 < lead & 7 else 1 - seat
             w = self.won_masks
             both = 1 << lead | bit
             self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
@@ -451,26 +372,6 @@ class State(Declaring):
         else:
             self._follow_n(seat, p, 2 if self._duel >= 0 else len(hands))
         self._prev = snap
-
-    def _refuse_copy(self, p: int, hand: int) -> None:
-        rep = self.canonical_play(p)
-        raise IllegalActionError(f"{p} is not a legal action: {card_symbol(p)} is played as {rep}")
-
-    def _check_shown_play(self, seat: int, p: int) -> None:
-        """Refuse a play of ``p`` unless it is the listed copy of a card on the table."""
-        shown = self.shown_masks[seat]
-        if not shown >> p & 1 or p >= 32 * self.copies:
-            raise IllegalActionError(
-                f"you do not hold {card_symbol(p)}" if 0 <= p < 32 * self.copies
-                else f"{p} is not an action"
-            )
-        if shown & ~(1 << p) & replicate(1 << (p & 31), self.copies):
-            groups = shown_groups(self.meld_log[seat], shown, p & 31, self.copies)
-            if not any(g[0] == p for g in groups):
-                raise IllegalActionError(
-                    f"{p} is not a legal action: that shown {card_symbol(p)} is played as "
-                    f"{next(g[0] for g in groups if p in g)}"
-                )
 
     def _follow_n(self, seat: int, p: int, n: int) -> None:
         """Three or four seats: ``p`` joins the trick; it beats the best card so far only if it
@@ -543,7 +444,8 @@ class State(Declaring):
         pos = self.stock_pos
         left = self._nstock - pos
         hm = self.hand_masks
-        n = len(hm)
+        n = len(hm)  # (not ``len(hm) == 2`` in the test: mypyc would narrow ``hm`` to a pair,
+        # unbox it, and pass ``_hand_toggled`` a new tuple, not the one the words were made from)
         if n == 2 and left > 2:  # the common case: one card each, the stock goes on
             stock = self.stock
             if seat == 0:
