@@ -483,15 +483,21 @@ class Position:
         physical card ``p`` of ``seat`` (and ``p2`` of ``seat2``): a cache, not a field."""
         if self._hw_of is before:
             hw = self._hw
-            hw[seat][p >> 5] ^= 1 << (p & 31)
+            row = hw[seat]
+            k = p >> 5
+            row[k] = row[k] ^ 1 << (p & 31)  # (typed: not the generic in-place ``^=``)
             if seat2 >= 0:
-                hw[seat2][p2 >> 5] ^= 1 << (p2 & 31)
+                row = hw[seat2]
+                k = p2 >> 5
+                row[k] = row[k] ^ 1 << (p2 & 31)
             self._hw_of = self.hand_masks
 
     def _shown_toggled(self, before: object, seat: int, p: int) -> None:
         """:meth:`_hand_toggled` of ``shown_masks``."""
         if self._sw_of is before:
-            self._sw[seat][p >> 5] ^= 1 << (p & 31)
+            row = self._sw[seat]
+            k = p >> 5
+            row[k] = row[k] ^ 1 << (p & 31)
             self._sw_of = self.shown_masks
 
     def _trump_sevens(self, seat: int) -> Iterator[int]:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from . import actions as act
 from .actions import PASS
-from .cards import card_name, mask_of, rank_of, suit_of
+from .cards import BITS, card_name, mask_of, rank_of, suit_of
 from .copywords import held_more_than_once
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .errors import IllegalActionError, RecordError
@@ -292,18 +292,24 @@ class State(Plays):
             raise IllegalActionError(f"{action} is not an action")
 
     def _play(self, seat: int, p: int) -> None:
-        bit = 1 << p
+        bit = BITS[p]
         hands = self.hand_masks
         hand = hands[seat]
         ph = self.phase_id
         two = len(hands) == 2
-        if hand & bit:  # a concealed card (the plays are checked in bezique.plays)
-            if self.copies == 2:
-                if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
-                    self._refuse_copy(p)
-            elif (held_more_than_once(self._hand_words()[seat], p & 31)
-                  and self.canonical_play(p) != p):
+        copies = self.copies
+        # a concealed card? (the plays are checked in bezique.plays)
+        if copies == 2:
+            concealed = hand & bit != 0
+            if concealed and hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
+                self._refuse_copy(p)
+        else:  # (three packs and more: read off the hand's words, no long mask operation)
+            row = self._hand_words()[seat]
+            concealed = row[p >> 5] >> (p & 31) & 1 != 0
+            if (concealed and held_more_than_once(row, p & 31)
+                    and self.canonical_play(p) != p):
                 self._refuse_copy(p)  # (a card held once is played as that copy)
+        if concealed:
             if ph == FOLLOW and self.stock_pos >= self._nstock:
                 self._check_follow(hand, p)
             snap = self._snapshot(p)
@@ -312,16 +318,17 @@ class State(Plays):
                 self.hand_masks = (hand ^ bit, hands[1]) if seat == 0 else (hands[0], hand ^ bit)
             else:
                 self.hand_masks = _set(hands, seat, hand ^ bit)
-            if self.copies > 2:
+            if copies > 2:
                 self._hand_toggled(hands, seat, p)
-            if self.known_masks[seat] & bit:
-                self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] ^ bit)
+            known = self.known_masks[seat]
+            if known and known & bit:  # (mostly none: no operation on a long mask)
+                self.known_masks = _set(self.known_masks, seat, known ^ bit)
         else:  # a card on the table (there is none once the stock is gone)
             self._check_shown_play(seat, p)
             snap = self._snapshot(p)
             shown = self.shown_masks
             self.shown_masks = _set(shown, seat, shown[seat] ^ bit)
-            if self.copies > 2:
+            if copies > 2:
                 self._shown_toggled(shown, seat, p)
         carte = self._carte
         if carte and CARTE_OFF != carte[seat] != CARTE_ON:
@@ -349,7 +356,7 @@ class State(Plays):
             else:
                 win = seat if p & 7 < lead & 7 else 1 - seat
             w = self.won_masks
-            both = 1 << lead | bit
+            both = BITS[lead] | bit
             self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
             points = self._points
             pts = points[lead & 7] + points[p & 7]
