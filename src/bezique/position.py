@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, rank_of
-from .copywords import or_words, seen_dup, split_words
+from .copywords import copies_held, copy_bits, lowest_copies, or_words, seen_dup, split_words
 from .errors import IllegalActionError
 from .meldfilter import MeldFilter, QuickPattern
 from .melds import (
@@ -409,9 +409,11 @@ class Position:
             for q in range(c, 32 * self.copies, 32):
                 if hand >> q & 1 and bool(self.scored_sevens >> q & 1) == want_scored:
                     return q
-        known = self._known_any() & hand
+        known = self._known_any()
+        if known:  # (mostly none: no operation on a long mask)
+            known &= hand
         if known:
-            qs = [q for q in range(c, 32 * self.copies, 32) if known >> q & 1]
+            qs = copies_held(known, c, self.copies)
             if len(qs) == 1:
                 return qs[0]
             if qs:  # several known copies: the first by public meld history, not copy number
@@ -426,8 +428,8 @@ class Position:
         hand = self.hand_masks[seat]
         copies = self.copies
         if hand >> p & 1:
-            low = next(q for q in range(p & 31, 32 * copies, 32) if hand >> q & 1)
-            return self.play_copy(low, hand)
+            held = copy_bits(hand, p & 31, copies)  # (bit k: copy k is held)
+            return self.play_copy((p & 31) + 32 * ((held & -held).bit_length() - 1), hand)
         shown = self.shown_masks[seat]
         if shown >> p & 1:
             for g in shown_groups(self.meld_log[seat], shown, p & 31, copies):
@@ -565,6 +567,8 @@ class Position:
     def classify(self, mask: int) -> int:
         """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
         kinds = self._quick.kinds  # (remembered per rules and trump)
+        if self.copies > 2:  # (a meld is named by its cards alone: one key for all copies)
+            mask = lowest_copies(mask, self.copies)
         got = kinds.get(mask)
         if got is None:
             if len(kinds) >= _KINDS_KEPT:  # (a long-running search or server meets many)
