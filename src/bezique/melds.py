@@ -113,7 +113,11 @@ def membership(log: Log, p: int) -> tuple[int, ...]:
 def shown_groups(log: Log, shown: int, card: int, copies: int) -> list[list[int]]:
     """The shown copies of ``card`` grouped by meld history, groups in canonical order (the
     copy whose first meld came first leads): the ``*1``/``*2`` numbering of RULES.md 7."""
-    qs = copies_held(shown, card, copies)
+    return history_groups(log, copies_held(shown, card, copies))
+
+
+def history_groups(log: Log, qs: list[int]) -> list[list[int]]:
+    """:func:`shown_groups` of the shown copies ``qs`` of one card (physical, lowest first)."""
     if len(qs) < 2:  # (no copy shown, or one: no history to tell apart)
         return [qs] if qs else []
     groups: dict[tuple[int, ...], list[int]] = {}

@@ -35,6 +35,7 @@ from .errors import IllegalActionError
 from .meldfilter import MeldFilter, QuickPattern
 from .melds import (
     classify,
+    history_groups,
     legal_meld_masks,
     membership,
     partner_melds,
@@ -452,8 +453,9 @@ class Position:
             seen, dup = seen_dup(words)
         out: list[int] = []
         for c in bit_list(seen):
-            if dup >> c & 1:
-                out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, copies))
+            if dup >> c & 1:  # (its copies read off the words: no operation on a long mask)
+                qs = [32 * k + c for k in range(copies) if words[k] >> c & 1]
+                out.extend(g[0] for g in history_groups(self.meld_log[seat], qs))
             else:
                 k = 0
                 while not words[k] >> c & 1:

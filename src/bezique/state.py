@@ -305,10 +305,14 @@ class State(Plays):
                 self._refuse_copy(p)
         else:  # (three packs and more: read off the hand's words, no long mask operation)
             row = self._hand_words()[seat]
-            concealed = row[p >> 5] >> (p & 31) & 1 != 0
-            if (concealed and held_more_than_once(row, p & 31)
-                    and self.canonical_play(p) != p):
-                self._refuse_copy(p)  # (a card held once is played as that copy)
+            c = p & 31
+            concealed = row[p >> 5] >> c & 1 != 0
+            if concealed and held_more_than_once(row, c):  # (held once: played as that copy)
+                k = 0  # the listed copy: play_copy of the lowest copy held (canonical_play)
+                while not row[k] >> c & 1:
+                    k += 1
+                if self.play_copy(32 * k + c, hand) != p:
+                    self._refuse_copy(p)
         if concealed:
             if ph == FOLLOW and self.stock_pos >= self._nstock:
                 self._check_follow(hand, p)
@@ -455,15 +459,16 @@ class State(Plays):
         # unbox it, and pass ``_hand_toggled`` a new tuple, not the one the words were made from)
         if n == 2 and left > 2:  # the common case: one card each, the stock goes on
             stock = self.stock
-            if seat == 0:
-                self.hand_masks = (hm[0] | 1 << stock[pos], hm[1] | 1 << stock[pos + 1])
+            if seat == 0:  # (BITS: no shift making a long int)
+                self.hand_masks = (hm[0] | BITS[stock[pos]], hm[1] | BITS[stock[pos + 1]])
             else:
-                self.hand_masks = (hm[0] | 1 << stock[pos + 1], hm[1] | 1 << stock[pos])
+                self.hand_masks = (hm[0] | BITS[stock[pos + 1]], hm[1] | BITS[stock[pos]])
             if self.copies > 2:
                 self._hand_toggled(hm, seat, stock[pos], 1 - seat, stock[pos + 1])
             self.stock_pos = pos + 2
             self.phase_id = LEAD
-            if self._carte:
+            carte = self._carte  # (a seat that may repeat carte blanche: rare)
+            if carte and (carte[0] == CARTE_ON or carte[1] == CARTE_ON):
                 self._carte_draws(seat, pos)
             return
         h = list(hm)
