@@ -76,6 +76,7 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
+_NO_WORDS: Final = tuple([0] * n for n in range(9))  # the words of no card (never changed)
 _KINDS_KEPT: Final = 1 << 16  # classified meld masks remembered per rules and trump, at most
 
 
@@ -537,15 +538,18 @@ class Position:
         hands = self.hand_masks
         quick = self._quick if patterns is self._patterns else None
         passing = -1
+        both: list[list[int]] | None = None  # three packs and more: the hand's and shown words
         if len(hands) != 4:
+            if self.copies > 2:
+                hw = self._hand_words()[seat]
+                sw = self._shown_words()[seat] if self.shown_masks[seat] else _NO_WORDS[self.copies]
+                both = [hw, sw]
             if quick is not None:
-                if self.copies == 2:
+                if both is None:
                     passing = quick.passing(hands[seat] | self.shown_masks[seat])
                 else:  # (the words: no long mask operation)
-                    words = self._hand_words()[seat]
-                    if self.shown_masks[seat]:
-                        words = or_words(words, self._shown_words()[seat])
-                    passing = quick.passing_words(words)
+                    passing = quick.passing_words(or_words(hw, sw) if self.shown_masks[seat]
+                                                  else hw)
                 if not passing:
                     return []  # (the common case: no meld passes the search's first filter)
         elif (mate := self.partner(seat)) >= 0:
@@ -554,7 +558,7 @@ class Position:
                                  self.meld_log[seat], self._known_any(), quick)
         return legal_meld_masks(self.rules, patterns, hands[seat], self.shown_masks[seat],
                                 self.used_masks[seat], self.meld_log[seat], self._known_any(),
-                                self._restored[seat], 0, quick, passing)
+                                self._restored[seat], 0, quick, passing, both)
 
     def _known_any(self) -> int:
         """Every concealed card some seat knows another seat holds."""
