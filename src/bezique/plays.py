@@ -28,12 +28,12 @@ from .cards import (
     replicate,
     suit_plays,
 )
-from .copywords import split_words, word_plays
+from .copywords import word_plays
 from .declaring import Declaring
 from .errors import IllegalActionError
 from .melds import shown_groups
 from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT
-from .tricks import follow_mask, follow_problem
+from .tricks import follow_allow, follow_mask, follow_problem
 
 
 class Plays(Declaring):
@@ -60,9 +60,9 @@ class Plays(Declaring):
             return []  # the deal is over
         hand = self.hand_masks[seat]
         end_follow = ph == FOLLOW and self.stock_pos >= self._nstock
-        if end_follow:
-            hand = self._follow_mask(hand)
         if self.copies == 2:
+            if end_follow:
+                hand = self._follow_mask(hand)
             lo = hand & CARD_MASK32
             second = hand >> 32
             dup = lo & second  # the cards held twice
@@ -77,8 +77,14 @@ class Plays(Declaring):
                 out = [*suit_plays(0, even & 0xFFFF), *suit_plays(1, odd & 0xFFFF),
                        *suit_plays(2, even >> 16), *suit_plays(3, odd >> 16)]
         else:  # the lowest copy of each card, from the hand's words (see bezique.copywords)
-            out, dup = word_plays(self._hand_words()[seat] if hand == self.hand_masks[seat]
-                                  else split_words(hand, self.copies))
+            row = self._hand_words()[seat]
+            if end_follow:  # (the cards allowed, read off the words: no long mask operation)
+                allow = self._follow_allow(row)
+                out, dup = word_plays([w & allow for w in row])
+                if dup:
+                    hand &= replicate(allow, self.copies)
+            else:
+                out, dup = word_plays(row)
         # copies of a card held twice differ only for a seven of trumps or a known copy
         if dup:
             k = self.known_masks
@@ -101,9 +107,22 @@ class Plays(Declaring):
         return follow_mask(hand, lead, self._trick[0] if self._trick else lead, self.trump,
                            self.copies)
 
+    def _follow_allow(self, words: list[int]) -> int:
+        """:meth:`_follow_mask` as a 32-bit card mask, of the hand of these words."""
+        folded = 0
+        for w in words:
+            folded |= w
+        lead = self.lead_card
+        return follow_allow(folded, lead, self._trick[0] if self._trick else lead, self.trump)
+
     def _check_follow(self, hand: int, p: int) -> None:
-        """End phase: refuse ``p`` unless the follower's duty allows it."""
-        if not self._follow_mask(hand) >> p & 1:
+        """End phase: refuse ``p`` (a card of ``hand``, the hand of the seat to play) unless
+        the follower's duty allows it."""
+        if self.copies == 2:
+            allowed = self._follow_mask(hand) >> p & 1
+        else:  # (the hand's words: no long mask operation)
+            allowed = self._follow_allow(self._hand_words()[self.turn]) >> (p & 31) & 1
+        if not allowed:
             lead = self.lead_card
             best = self._trick[0] if self._trick else lead
             raise IllegalActionError(follow_problem(hand, p, lead, best, self.trump, self.copies))

@@ -27,10 +27,17 @@ def beats(p: int, best: int, trump: int) -> bool:
 def follow_mask(hand: int, lead: int, best: int, trump: int, copies: int) -> int:
     """The cards of ``hand`` a follower may play in the end phase against the trick led by
     ``lead`` whose best card so far is ``best``."""
-    ls = lead >> 3 & 3
-    bs, br = best >> 3 & 3, best & 7
     two = copies == 2
     folded = (hand | hand >> 32) & CARD_MASK32 if two else fold_copies(hand, copies)
+    allow = follow_allow(folded, lead, best, trump)
+    return hand & (allow | allow << 32 if two else replicate(allow, copies))
+
+
+def follow_allow(folded: int, lead: int, best: int, trump: int) -> int:
+    """:func:`follow_mask` as a 32-bit card mask, for a follower holding the cards ``folded``
+    (32-bit: the cards held, whichever copies): the cards it may play (of those it holds)."""
+    ls = lead >> 3 & 3
+    bs, br = best >> 3 & 3, best & 7
     same = folded & (0xFF << (ls * 8))
     if same:
         if bs == ls:
@@ -44,7 +51,7 @@ def follow_mask(hand: int, lead: int, best: int, trump: int, copies: int) -> int
             allow = (trumps & (((1 << br) - 1) << (trump * 8))) or CARD_MASK32
         else:
             allow = trumps or CARD_MASK32
-    return hand & (allow | allow << 32 if two else replicate(allow, copies))
+    return allow
 
 
 def follow_problem(hand: int, p: int, lead: int, best: int, trump: int, copies: int) -> str:
