@@ -60,9 +60,9 @@ class Plays(Declaring):
             return []  # the deal is over
         hand = self.hand_masks[seat]
         end_follow = ph == FOLLOW and self.stock_pos >= self._nstock
+        if end_follow and self.copies == 2:
+            hand = self._follow_mask(hand)
         if self.copies == 2:
-            if end_follow:
-                hand = self._follow_mask(hand)
             lo = hand & CARD_MASK32
             second = hand >> 32
             dup = lo & second  # the cards held twice
@@ -118,11 +118,8 @@ class Plays(Declaring):
     def _check_follow(self, hand: int, p: int) -> None:
         """End phase: refuse ``p`` (a card of ``hand``, the hand of the seat to play) unless
         the follower's duty allows it."""
-        if self.copies == 2:
-            allowed = self._follow_mask(hand) >> p & 1
-        else:  # (the hand's words: no long mask operation)
-            allowed = self._follow_allow(self._hand_words()[self.turn]) >> (p & 31) & 1
-        if not allowed:
+        if not (self._follow_mask(hand) >> p & 1 if self.copies == 2  # (3+ packs: the words)
+                else self._follow_allow(self._hand_words()[self.turn]) >> (p & 31) & 1):
             lead = self.lead_card
             best = self._trick[0] if self._trick else lead
             raise IllegalActionError(follow_problem(hand, p, lead, best, self.trump, self.copies))

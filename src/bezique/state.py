@@ -292,6 +292,7 @@ class State(Plays):
             raise IllegalActionError(f"{action} is not an action")
 
     def _play(self, seat: int, p: int) -> None:
+        bit = BITS[p]  # (1 << p without a shift: most cards of 3+ packs are past a machine word)
         hands = self.hand_masks
         hand = hands[seat]
         ph = self.phase_id
@@ -299,12 +300,10 @@ class State(Plays):
         copies = self.copies
         # a concealed card? (the plays are checked in bezique.plays)
         if copies == 2:
-            bit = 1 << p  # (a machine word's shift but for p = 62, 63)
             concealed = hand & bit != 0
             if concealed and hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
                 self._refuse_copy(p)
         else:  # (three packs and more: read off the hand's words, no long mask operation)
-            bit = BITS[p]  # (no shift making a long int)
             row = self._hand_words()[seat]
             c = p & 31
             concealed = row[p >> 5] >> c & 1 != 0
@@ -361,7 +360,7 @@ class State(Plays):
             else:
                 win = seat if p & 7 < lead & 7 else 1 - seat
             w = self.won_masks
-            both = (1 << lead if copies == 2 else BITS[lead]) | bit
+            both = BITS[lead] | bit
             self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
             points = self._points
             pts = points[lead & 7] + points[p & 7]
@@ -460,14 +459,10 @@ class State(Plays):
         # unbox it, and pass ``_hand_toggled`` a new tuple, not the one the words were made from)
         if n == 2 and left > 2:  # the common case: one card each, the stock goes on
             stock = self.stock
-            if self.copies == 2:
-                mine, next_ = 1 << stock[pos], 1 << stock[pos + 1]
-            else:  # (BITS: no shift making a long int)
-                mine, next_ = BITS[stock[pos]], BITS[stock[pos + 1]]
-            if seat == 0:
-                self.hand_masks = (hm[0] | mine, hm[1] | next_)
+            if seat == 0:  # (BITS: no shift making a long int)
+                self.hand_masks = (hm[0] | BITS[stock[pos]], hm[1] | BITS[stock[pos + 1]])
             else:
-                self.hand_masks = (hm[0] | next_, hm[1] | mine)
+                self.hand_masks = (hm[0] | BITS[stock[pos + 1]], hm[1] | BITS[stock[pos]])
             if self.copies > 2:
                 self._hand_toggled(hm, seat, stock[pos], 1 - seat, stock[pos + 1])
             self.stock_pos = pos + 2

@@ -26,10 +26,25 @@ def beats(p: int, best: int, trump: int) -> bool:
 
 def follow_mask(hand: int, lead: int, best: int, trump: int, copies: int) -> int:
     """The cards of ``hand`` a follower may play in the end phase against the trick led by
-    ``lead`` whose best card so far is ``best``."""
+    ``lead`` whose best card so far is ``best``.  (The rule is :func:`follow_allow`'s, written
+    out again here: a call more per end-phase card costs the pure-Python build.)"""
+    ls = lead >> 3 & 3
+    bs, br = best >> 3 & 3, best & 7
     two = copies == 2
     folded = (hand | hand >> 32) & CARD_MASK32 if two else fold_copies(hand, copies)
-    allow = follow_allow(folded, lead, best, trump)
+    same = folded & (0xFF << (ls * 8))
+    if same:
+        if bs == ls:
+            higher = same & (((1 << br) - 1) << (ls * 8))
+            allow = higher or same
+        else:  # a trump has taken the lead: follow suit, there is no beating it
+            allow = same
+    else:
+        trumps = folded & (0xFF << (trump * 8)) if trump >= 0 else 0
+        if trumps and bs == trump:
+            allow = (trumps & (((1 << br) - 1) << (trump * 8))) or CARD_MASK32
+        else:
+            allow = trumps or CARD_MASK32
     return hand & (allow | allow << 32 if two else replicate(allow, copies))
 
 
