@@ -3,8 +3,8 @@
 :class:`Plays` extends :class:`~bezique.declaring.Declaring` with ``legal_actions``: in the
 declaring turn what :class:`~bezique.declaring.Declaring` lists, else the seat's card plays, one
 physical card per distinct choice (a concealed card's copy the engine plays, see
-:meth:`~bezique.position.Position.play_copy`; a shown card per meld-history group; carte blanche
-where it may be declared), and the checks a card play must pass before
+:meth:`~bezique.position.Position.play_copy`; a shown card per meld-history group, see
+:meth:`Plays._shown_reps`; carte blanche where it may be declared), and the checks a card play must pass before
 :class:`bezique.state.State` plays it: the listed copy, a card on the table, and the end phase's
 duty to follow (:mod:`bezique.tricks`).  State, Plays, Declaring and Position are one object, as
 python-chess's ``Board`` and ``BaseBoard`` are.
@@ -24,14 +24,16 @@ from .cards import (
     SUIT_PLAYS2,
     SUIT_PLAYS3,
     SUITS02,
+    bit_list,
+    bits,
     card_symbol,
     replicate,
     suit_plays,
 )
-from .copywords import word_plays
+from .copywords import seen_dup, word_plays
 from .declaring import Declaring
 from .errors import IllegalActionError
-from .melds import shown_groups
+from .melds import history_groups, shown_groups
 from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT
 from .tricks import follow_allow, follow_mask, follow_problem
 
@@ -99,6 +101,31 @@ class Plays(Declaring):
         carte = self._carte  # (a seat past its first card, or not repeating, may not)
         if carte and CARTE_OFF != carte[seat] != CARTE_ON and self._carte_problem(seat) is None:
             out.append(act.CARTE)
+        return out
+
+    def _shown_reps(self, seat: int, shown: int) -> list[int]:
+        """One play per shown card, and per meld-history group of a card shown more than once
+        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards)."""
+        copies = self.copies
+        if copies == 2:
+            if not shown & shown >> 32:
+                return list(bits(shown))  # no card shown twice: each shown card is its own choice
+            words = [shown & CARD_MASK32, shown >> 32]
+            seen = words[0] | words[1]
+            dup = words[0] & words[1]
+        else:
+            words = self._shown_words()[seat]
+            seen, dup = seen_dup(words)
+        out: list[int] = []
+        for c in bit_list(seen):
+            if dup >> c & 1:  # (its copies read off the words: no operation on a long mask)
+                qs = [32 * k + c for k in range(copies) if words[k] >> c & 1]
+                out.extend(g[0] for g in history_groups(self.meld_log[seat], qs))
+            else:
+                k = 0
+                while not words[k] >> c & 1:
+                    k += 1
+                out.append(32 * k + c)
         return out
 
     def _follow_mask(self, hand: int) -> int:

@@ -29,13 +29,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
-from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, rank_of
-from .copywords import copies_held, copy_bits, lowest_copies, or_words, seen_dup, split_words
+from .cards import bits, card_of, make_card, mask_of, rank_of
+from .copywords import copies_held, copy_bits, lowest_copies, or_words, split_words
 from .errors import IllegalActionError
 from .meldfilter import MeldFilter, QuickPattern
 from .melds import (
     classify,
-    history_groups,
     legal_meld_masks,
     membership,
     partner_melds,
@@ -438,31 +437,6 @@ class Position:
                 if p in g:
                     return g[0]
         return p
-
-    def _shown_reps(self, seat: int, shown: int) -> list[int]:
-        """One play per shown card, and per meld-history group of a card shown more than once
-        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards)."""
-        copies = self.copies
-        if copies == 2:
-            if not shown & shown >> 32:
-                return list(bits(shown))  # no card shown twice: each shown card is its own choice
-            words = [shown & CARD_MASK32, shown >> 32]
-            seen = words[0] | words[1]
-            dup = words[0] & words[1]
-        else:
-            words = self._shown_words()[seat]
-            seen, dup = seen_dup(words)
-        out: list[int] = []
-        for c in bit_list(seen):
-            if dup >> c & 1:  # (its copies read off the words: no operation on a long mask)
-                qs = [32 * k + c for k in range(copies) if words[k] >> c & 1]
-                out.extend(g[0] for g in history_groups(self.meld_log[seat], qs))
-            else:
-                k = 0
-                while not words[k] >> c & 1:
-                    k += 1
-                out.append(32 * k + c)
-        return out
 
     # ------------------------------------------------------------------ words (3+ packs)
 
