@@ -4,10 +4,10 @@
 declaring turn what :class:`~bezique.declaring.Declaring` lists, else the seat's card plays, one
 physical card per distinct choice (a concealed card's copy the engine plays, see
 :meth:`~bezique.position.Position.play_copy`; a shown card per meld-history group, see
-:meth:`Plays._shown_reps`; carte blanche where it may be declared), and the checks a card play must pass before
-:class:`bezique.state.State` plays it: the listed copy, a card on the table, and the end phase's
-duty to follow (:mod:`bezique.tricks`).  State, Plays, Declaring and Position are one object, as
-python-chess's ``Board`` and ``BaseBoard`` are.
+:meth:`Plays._shown_reps`; carte blanche where it may be declared), and the checks a card
+play must pass before :class:`bezique.state.State` plays it: the listed copy, a card on the
+table, and the end phase's duty to follow (:mod:`bezique.tricks`).  State, Plays, Declaring
+and Position are one object, as python-chess's ``Board`` and ``BaseBoard`` are.
 
 With two packs the concealed plays are four table look-ups (:func:`bezique.cards.suit_plays`),
 one per suit; with three packs and more they are read off the hand's words
