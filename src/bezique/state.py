@@ -306,7 +306,7 @@ class State(Plays):
         else:  # (three packs and more: read off the hand's words, no long mask operation)
             row = self._hand_words()[seat]
             c = p & 31
-            concealed = row[p >> 5] >> c & 1 != 0
+            concealed = p >> 5 < copies and row[p >> 5] >> c & 1 != 0  # (p past the pack: no)
             if concealed and held_more_than_once(row, c):  # (held once: played as that copy)
                 k = 0  # the listed copy: play_copy of the lowest copy held (canonical_play)
                 while not row[k] >> c & 1:
