@@ -180,6 +180,10 @@ def replicate(mask32: int, copies: int) -> int:
     return mask32 * _ONES[copies]  # (one to eight packs)
 
 
+# BITS[p]: the mask of physical card ``p`` (0..255), ``1 << p`` without the shift: with three
+# packs and more most cards are past a machine word, where a shift allocates a long int.
+BITS: Final[tuple[int, ...]] = tuple(1 << p for p in range(256))
+
 # COPIES_OF[n][card]: the physical mask of every copy of ``card`` in ``n`` packs (1 to 8).
 COPIES_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(replicate(1 << c, n) for c in range(32)) for n in range(9)

@@ -11,6 +11,7 @@ played or drawn; what reads them is here:
   :func:`or_words` joins two holdings;
 - :func:`count_keys`: per suit, the copies held of each of its ranks (a 4-bit count per rank),
   the key of :class:`~bezique.meldfilter.LevelFilter`'s tables;
+- :func:`lowest_copies` moves each card's copies to the lowest ones (a key by the cards alone);
 - :func:`copy_bits` reads which copies of one card a long mask holds in two operations on it,
   :func:`copies_held` lists them;
 - :func:`word_plays` lists one physical card per distinct card (the lowest copy), for
@@ -95,6 +96,26 @@ def word_plays(words: list[int]) -> tuple[list[int], int]:
                 new ^= low
         base += 32
     return out, dup
+
+
+def lowest_copies(mask: int, copies: int) -> int:
+    """The physical mask of the same cards with each card's copies moved to its lowest copies
+    (the same multiset of cards: one key for what depends on the cards alone, not the copies).
+
+    >>> lowest_copies(1 << 5 | 1 << 69 | 1 << 70, 4) == 1 << 5 | 1 << 37 | 1 << 6
+    True
+    """
+    levels = [0] * copies  # level j: the cards held more than j times
+    while mask:
+        w = mask & CARD_MASK32
+        mask >>= 32
+        j = 0
+        while w:  # (the cards of ``w`` already at level j go on to the next)
+            up = levels[j] & w
+            levels[j] |= w
+            w = up
+            j += 1
+    return join_words(levels)
 
 
 def held_more_than_once(words: list[int], card: int) -> bool:

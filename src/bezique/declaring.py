@@ -114,8 +114,9 @@ class Declaring(Position):
         self._prev = snap
 
     def _declare_actions(self, seat: int) -> list[int]:
-        rules = self.rules
-        if self._dmelds < rules.melds_per_trick:
+        rules = self.rules  # (an interpreted object: its fields are read only where needed)
+        dmelds = self._dmelds
+        if not dmelds or dmelds < rules.melds_per_trick:  # (melds_per_trick is at least 1)
             masks = self._meld_masks(seat, self._patterns)
             if masks:  # (a listing that finds none has nothing to remember)
                 self._listed = (self._prev, masks)
@@ -124,7 +125,7 @@ class Declaring(Position):
                 out = []
         else:
             out = []
-        if rules.turnup and not self._dseven and (
+        if self.turnup_card >= 0 and not self._dseven and (  # (rules.turnup)
             not rules.seven_counts_as_meld or self._dmelds < rules.melds_per_trick
         ):
             sevens = self.hand_masks[seat] & COPIES_OF[self.copies][self._seven7]

@@ -113,7 +113,11 @@ def membership(log: Log, p: int) -> tuple[int, ...]:
 def shown_groups(log: Log, shown: int, card: int, copies: int) -> list[list[int]]:
     """The shown copies of ``card`` grouped by meld history, groups in canonical order (the
     copy whose first meld came first leads): the ``*1``/``*2`` numbering of RULES.md 7."""
-    qs = copies_held(shown, card, copies)
+    return history_groups(log, copies_held(shown, card, copies))
+
+
+def history_groups(log: Log, qs: list[int]) -> list[list[int]]:
+    """:func:`shown_groups` of the shown copies ``qs`` of one card (physical, lowest first)."""
     if len(qs) < 2:  # (no copy shown, or one: no history to tell apart)
         return [qs] if qs else []
     groups: dict[tuple[int, ...], list[int]] = {}
@@ -144,10 +148,21 @@ def known_concealed(mask: int, hand: int, known_own: int, copies: int) -> int:
 
 
 def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
-                copies: int, mate: int = 0) -> list[list[int]]:
+                copies: int, mate: int = 0, words: list[list[int]] | None = None
+                ) -> list[list[int]]:
     """Concealed copies (one group) then shown copies by history, for meld enumeration; the
-    partner's shown copies (``mate``, a part of ``shown``) are grouped apart from the seat's own."""
+    partner's shown copies (``mate``, a part of ``shown``) are grouped apart from the seat's own.
+    ``words``: the words of ``hand`` and of ``shown`` (no ``mate``), to read the copies off."""
     out = []
+    if words is not None:  # (no operation on a long mask)
+        hw, sw = words
+        conc = [32 * k + card for k in range(copies) if hw[k] >> card & 1]
+        if conc:
+            out.append(known_first(conc, known))
+        if shown:
+            out.extend(history_groups(
+                log, [32 * k + card for k in range(copies) if sw[k] >> card & 1]))
+        return out
     conc = copies_held(hand, card, copies)
     if conc:
         conc = known_first(conc, known)
@@ -192,15 +207,17 @@ def _taken(groups: list[list[int]], take: list[int]) -> int:
 
 def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int, shown: int,
                      used: tuple[int, ...], log: Log, known: int, restored: int = 0,
-                     mate: int = 0, quick: MeldFilter | None = None, passing: int = -1
-                     ) -> list[int]:
+                     mate: int = 0, quick: MeldFilter | None = None, passing: int = -1,
+                     words: list[list[int]] | None = None) -> list[int]:
     """Every legal meld (physical mask) of a seat holding ``hand`` concealed and ``shown`` on
     the table, with earlier melds ``log`` and class masks ``used``; ``known`` is every concealed
     card some other seat knows of (those copies are used first); ``restored`` marks the broken
     melds of ``log`` already restored (``reuse = portland``); ``mate`` marks the cards of
     ``shown`` that are the partner's (see :func:`partner_melds`); ``quick``, the
     :class:`~bezique.meldfilter.MeldFilter` of ``patterns``, is their filter in a few table
-    look-ups (``passing``: its answer for ``hand | shown`` when the caller has it)."""
+    look-ups (``passing``: its answer for ``hand | shown`` when the caller has it); ``words``,
+    three packs and more without ``mate``: the words of ``hand`` and ``shown`` (see
+    :mod:`bezique.copywords`), where the copies are read off without long mask operations."""
     copies = rules.copies
     held_phys = hand | shown
     if quick is not None:
@@ -209,8 +226,16 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
         if not passing:
             return []
         cands = quick.candidates(passing)
-        held = (held_phys | held_phys >> 32) & CARD_MASK32 if copies == 2 else fold_copies(
-            held_phys, copies)
+        if copies == 2:
+            held = (held_phys | held_phys >> 32) & CARD_MASK32
+        elif words is not None:
+            held = 0
+            for w in words[0]:
+                held |= w
+            for w in words[1]:
+                held |= w
+        else:
+            held = fold_copies(held_phys, copies)
     elif copies == 2:
         held = (held_phys | held_phys >> 32) & CARD_MASK32
         # cheap rejection of most patterns at once: the cards needed once and twice
@@ -242,7 +267,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
                                                           else 1):
                 continue
-            per = [_groups_for(c, hand, shown, log, known, copies, mate) for c in cards]
+            per = [_groups_for(c, hand, shown, log, known, copies, mate, words) for c in cards]
             if pat.distinct:
                 combos: list[list[list[int]]] = [[]]
                 for gs in per:
@@ -260,7 +285,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             masks = [0]
             ok = True
             for c, need in pat.counts:
-                gs = _groups_for(c, hand, shown, log, known, copies, mate)
+                gs = _groups_for(c, hand, shown, log, known, copies, mate, words)
                 caps = [len(g) for g in gs]
                 if sum(caps) < need:
                     ok = False

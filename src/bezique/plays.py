@@ -3,11 +3,11 @@
 :class:`Plays` extends :class:`~bezique.declaring.Declaring` with ``legal_actions``: in the
 declaring turn what :class:`~bezique.declaring.Declaring` lists, else the seat's card plays, one
 physical card per distinct choice (a concealed card's copy the engine plays, see
-:meth:`~bezique.position.Position.play_copy`; a shown card per meld-history group; carte blanche
-where it may be declared), and the checks a card play must pass before
-:class:`bezique.state.State` plays it: the listed copy, a card on the table, and the end phase's
-duty to follow (:mod:`bezique.tricks`).  State, Plays, Declaring and Position are one object, as
-python-chess's ``Board`` and ``BaseBoard`` are.
+:meth:`~bezique.position.Position.play_copy`; a shown card per meld-history group, see
+:meth:`Plays._shown_reps`; carte blanche where it may be declared), and the checks a card
+play must pass before :class:`bezique.state.State` plays it: the listed copy, a card on the
+table, and the end phase's duty to follow (:mod:`bezique.tricks`).  State, Plays, Declaring
+and Position are one object, as python-chess's ``Board`` and ``BaseBoard`` are.
 
 With two packs the concealed plays are four table look-ups (:func:`bezique.cards.suit_plays`),
 one per suit; with three packs and more they are read off the hand's words
@@ -24,16 +24,18 @@ from .cards import (
     SUIT_PLAYS2,
     SUIT_PLAYS3,
     SUITS02,
+    bit_list,
+    bits,
     card_symbol,
     replicate,
     suit_plays,
 )
-from .copywords import split_words, word_plays
+from .copywords import seen_dup, word_plays
 from .declaring import Declaring
 from .errors import IllegalActionError
-from .melds import shown_groups
+from .melds import history_groups, shown_groups
 from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT
-from .tricks import follow_mask, follow_problem
+from .tricks import follow_allow, follow_mask, follow_problem
 
 
 class Plays(Declaring):
@@ -60,7 +62,7 @@ class Plays(Declaring):
             return []  # the deal is over
         hand = self.hand_masks[seat]
         end_follow = ph == FOLLOW and self.stock_pos >= self._nstock
-        if end_follow:
+        if end_follow and self.copies == 2:
             hand = self._follow_mask(hand)
         if self.copies == 2:
             lo = hand & CARD_MASK32
@@ -77,8 +79,14 @@ class Plays(Declaring):
                 out = [*suit_plays(0, even & 0xFFFF), *suit_plays(1, odd & 0xFFFF),
                        *suit_plays(2, even >> 16), *suit_plays(3, odd >> 16)]
         else:  # the lowest copy of each card, from the hand's words (see bezique.copywords)
-            out, dup = word_plays(self._hand_words()[seat] if hand == self.hand_masks[seat]
-                                  else split_words(hand, self.copies))
+            row = self._hand_words()[seat]
+            if end_follow:  # (the cards allowed, read off the words: no long mask operation)
+                allow = self._follow_allow(row)
+                out, dup = word_plays([w & allow for w in row])
+                if dup:
+                    hand &= replicate(allow, self.copies)
+            else:
+                out, dup = word_plays(row)
         # copies of a card held twice differ only for a seven of trumps or a known copy
         if dup:
             k = self.known_masks
@@ -95,15 +103,50 @@ class Plays(Declaring):
             out.append(act.CARTE)
         return out
 
+    def _shown_reps(self, seat: int, shown: int) -> list[int]:
+        """One play per shown card, and per meld-history group of a card shown more than once
+        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards)."""
+        copies = self.copies
+        if copies == 2:
+            if not shown & shown >> 32:
+                return list(bits(shown))  # no card shown twice: each shown card is its own choice
+            words = [shown & CARD_MASK32, shown >> 32]
+            seen = words[0] | words[1]
+            dup = words[0] & words[1]
+        else:
+            words = self._shown_words()[seat]
+            seen, dup = seen_dup(words)
+        out: list[int] = []
+        for c in bit_list(seen):
+            if dup >> c & 1:  # (its copies read off the words: no operation on a long mask)
+                qs = [32 * k + c for k in range(copies) if words[k] >> c & 1]
+                out.extend(g[0] for g in history_groups(self.meld_log[seat], qs))
+            else:
+                k = 0
+                while not words[k] >> c & 1:
+                    k += 1
+                out.append(32 * k + c)
+        return out
+
     def _follow_mask(self, hand: int) -> int:
         """End phase: the cards of ``hand`` the follower may play (see :mod:`bezique.tricks`)."""
         lead = self.lead_card
         return follow_mask(hand, lead, self._trick[0] if self._trick else lead, self.trump,
                            self.copies)
 
+    def _follow_allow(self, words: list[int]) -> int:
+        """:meth:`_follow_mask` as a 32-bit card mask, of the hand of these words."""
+        folded = 0
+        for w in words:
+            folded |= w
+        lead = self.lead_card
+        return follow_allow(folded, lead, self._trick[0] if self._trick else lead, self.trump)
+
     def _check_follow(self, hand: int, p: int) -> None:
-        """End phase: refuse ``p`` unless the follower's duty allows it."""
-        if not self._follow_mask(hand) >> p & 1:
+        """End phase: refuse ``p`` (a card of ``hand``, the hand of the seat to play) unless
+        the follower's duty allows it."""
+        if not (self._follow_mask(hand) >> p & 1 if self.copies == 2  # (3+ packs: the words)
+                else self._follow_allow(self._hand_words()[self.turn]) >> (p & 31) & 1):
             lead = self.lead_card
             best = self._trick[0] if self._trick else lead
             raise IllegalActionError(follow_problem(hand, p, lead, best, self.trump, self.copies))

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
-from .cards import CARD_MASK32, bit_list, bits, card_of, make_card, mask_of, rank_of
-from .copywords import or_words, seen_dup, split_words
+from .cards import bits, card_of, make_card, mask_of, rank_of
+from .copywords import copies_held, copy_bits, lowest_copies, or_words, split_words
 from .errors import IllegalActionError
 from .meldfilter import MeldFilter, QuickPattern
 from .melds import (
@@ -75,6 +75,7 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
+_NO_WORDS: Final = tuple([0] * n for n in range(9))  # the words of no card (never changed)
 _KINDS_KEPT: Final = 1 << 16  # classified meld masks remembered per rules and trump, at most
 
 
@@ -409,9 +410,11 @@ class Position:
             for q in range(c, 32 * self.copies, 32):
                 if hand >> q & 1 and bool(self.scored_sevens >> q & 1) == want_scored:
                     return q
-        known = self._known_any() & hand
+        known = self._known_any()
+        if known:  # (mostly none: no operation on a long mask)
+            known &= hand
         if known:
-            qs = [q for q in range(c, 32 * self.copies, 32) if known >> q & 1]
+            qs = copies_held(known, c, self.copies)
             if len(qs) == 1:
                 return qs[0]
             if qs:  # several known copies: the first by public meld history, not copy number
@@ -426,38 +429,14 @@ class Position:
         hand = self.hand_masks[seat]
         copies = self.copies
         if hand >> p & 1:
-            low = next(q for q in range(p & 31, 32 * copies, 32) if hand >> q & 1)
-            return self.play_copy(low, hand)
+            held = copy_bits(hand, p & 31, copies)  # (bit k: copy k is held)
+            return self.play_copy((p & 31) + 32 * ((held & -held).bit_length() - 1), hand)
         shown = self.shown_masks[seat]
         if shown >> p & 1:
             for g in shown_groups(self.meld_log[seat], shown, p & 31, copies):
                 if p in g:
                     return g[0]
         return p
-
-    def _shown_reps(self, seat: int, shown: int) -> list[int]:
-        """One play per shown card, and per meld-history group of a card shown more than once
-        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards)."""
-        copies = self.copies
-        if copies == 2:
-            if not shown & shown >> 32:
-                return list(bits(shown))  # no card shown twice: each shown card is its own choice
-            words = [shown & CARD_MASK32, shown >> 32]
-            seen = words[0] | words[1]
-            dup = words[0] & words[1]
-        else:
-            words = self._shown_words()[seat]
-            seen, dup = seen_dup(words)
-        out: list[int] = []
-        for c in bit_list(seen):
-            if dup >> c & 1:
-                out.extend(g[0] for g in shown_groups(self.meld_log[seat], shown, c, copies))
-            else:
-                k = 0
-                while not words[k] >> c & 1:
-                    k += 1
-                out.append(32 * k + c)
-        return out
 
     # ------------------------------------------------------------------ words (3+ packs)
 
@@ -483,15 +462,21 @@ class Position:
         physical card ``p`` of ``seat`` (and ``p2`` of ``seat2``): a cache, not a field."""
         if self._hw_of is before:
             hw = self._hw
-            hw[seat][p >> 5] ^= 1 << (p & 31)
+            row = hw[seat]
+            k = p >> 5
+            row[k] = row[k] ^ 1 << (p & 31)  # (typed: not the generic in-place ``^=``)
             if seat2 >= 0:
-                hw[seat2][p2 >> 5] ^= 1 << (p2 & 31)
+                row = hw[seat2]
+                k = p2 >> 5
+                row[k] = row[k] ^ 1 << (p2 & 31)
             self._hw_of = self.hand_masks
 
     def _shown_toggled(self, before: object, seat: int, p: int) -> None:
         """:meth:`_hand_toggled` of ``shown_masks``."""
         if self._sw_of is before:
-            self._sw[seat][p >> 5] ^= 1 << (p & 31)
+            row = self._sw[seat]
+            k = p >> 5
+            row[k] = row[k] ^ 1 << (p & 31)
             self._sw_of = self.shown_masks
 
     def _trump_sevens(self, seat: int) -> Iterator[int]:
@@ -527,15 +512,18 @@ class Position:
         hands = self.hand_masks
         quick = self._quick if patterns is self._patterns else None
         passing = -1
+        both: list[list[int]] | None = None  # three packs and more: the hand's and shown words
         if len(hands) != 4:
+            if self.copies > 2:
+                hw = self._hand_words()[seat]
+                sw = self._shown_words()[seat] if self.shown_masks[seat] else _NO_WORDS[self.copies]
+                both = [hw, sw]
             if quick is not None:
-                if self.copies == 2:
+                if both is None:
                     passing = quick.passing(hands[seat] | self.shown_masks[seat])
                 else:  # (the words: no long mask operation)
-                    words = self._hand_words()[seat]
-                    if self.shown_masks[seat]:
-                        words = or_words(words, self._shown_words()[seat])
-                    passing = quick.passing_words(words)
+                    passing = quick.passing_words(or_words(hw, sw) if self.shown_masks[seat]
+                                                  else hw)
                 if not passing:
                     return []  # (the common case: no meld passes the search's first filter)
         elif (mate := self.partner(seat)) >= 0:
@@ -544,7 +532,7 @@ class Position:
                                  self.meld_log[seat], self._known_any(), quick)
         return legal_meld_masks(self.rules, patterns, hands[seat], self.shown_masks[seat],
                                 self.used_masks[seat], self.meld_log[seat], self._known_any(),
-                                self._restored[seat], 0, quick, passing)
+                                self._restored[seat], 0, quick, passing, both)
 
     def _known_any(self) -> int:
         """Every concealed card some seat knows another seat holds."""
@@ -559,6 +547,8 @@ class Position:
     def classify(self, mask: int) -> int:
         """The meld kind index whose pattern the physical cards ``mask`` form, or -1."""
         kinds = self._quick.kinds  # (remembered per rules and trump)
+        if self.copies > 2:  # (a meld is named by its cards alone: one key for all copies)
+            mask = lowest_copies(mask, self.copies)
         got = kinds.get(mask)
         if got is None:
             if len(kinds) >= _KINDS_KEPT:  # (a long-running search or server meets many)

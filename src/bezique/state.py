@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from . import actions as act
 from .actions import PASS
-from .cards import card_name, mask_of, rank_of, suit_of
+from .cards import BITS, card_name, mask_of, rank_of, suit_of
 from .copywords import held_more_than_once
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .errors import IllegalActionError, RecordError
@@ -292,18 +292,28 @@ class State(Plays):
             raise IllegalActionError(f"{action} is not an action")
 
     def _play(self, seat: int, p: int) -> None:
-        bit = 1 << p
+        bit = BITS[p]  # (1 << p without a shift: most cards of 3+ packs are past a machine word)
         hands = self.hand_masks
         hand = hands[seat]
         ph = self.phase_id
         two = len(hands) == 2
-        if hand & bit:  # a concealed card (the plays are checked in bezique.plays)
-            if self.copies == 2:
-                if hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
+        copies = self.copies
+        # a concealed card? (the plays are checked in bezique.plays)
+        if copies == 2:
+            concealed = hand & bit != 0
+            if concealed and hand >> (p ^ 32) & 1 and self.play_copy(p & 31, hand) != p:
+                self._refuse_copy(p)
+        else:  # (three packs and more: read off the hand's words, no long mask operation)
+            row = self._hand_words()[seat]
+            c = p & 31
+            concealed = p >> 5 < copies and row[p >> 5] >> c & 1 != 0  # (p past the pack: no)
+            if concealed and held_more_than_once(row, c):  # (held once: played as that copy)
+                k = 0  # the listed copy: play_copy of the lowest copy held (canonical_play)
+                while not row[k] >> c & 1:
+                    k += 1
+                if self.play_copy(32 * k + c, hand) != p:
                     self._refuse_copy(p)
-            elif (held_more_than_once(self._hand_words()[seat], p & 31)
-                  and self.canonical_play(p) != p):
-                self._refuse_copy(p)  # (a card held once is played as that copy)
+        if concealed:
             if ph == FOLLOW and self.stock_pos >= self._nstock:
                 self._check_follow(hand, p)
             snap = self._snapshot(p)
@@ -312,16 +322,17 @@ class State(Plays):
                 self.hand_masks = (hand ^ bit, hands[1]) if seat == 0 else (hands[0], hand ^ bit)
             else:
                 self.hand_masks = _set(hands, seat, hand ^ bit)
-            if self.copies > 2:
+            if copies > 2:
                 self._hand_toggled(hands, seat, p)
-            if self.known_masks[seat] & bit:
-                self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] ^ bit)
+            known = self.known_masks[seat]
+            if known and known & bit:  # (mostly none: no operation on a long mask)
+                self.known_masks = _set(self.known_masks, seat, known ^ bit)
         else:  # a card on the table (there is none once the stock is gone)
             self._check_shown_play(seat, p)
             snap = self._snapshot(p)
             shown = self.shown_masks
             self.shown_masks = _set(shown, seat, shown[seat] ^ bit)
-            if self.copies > 2:
+            if copies > 2:
                 self._shown_toggled(shown, seat, p)
         carte = self._carte
         if carte and CARTE_OFF != carte[seat] != CARTE_ON:
@@ -349,7 +360,7 @@ class State(Plays):
             else:
                 win = seat if p & 7 < lead & 7 else 1 - seat
             w = self.won_masks
-            both = 1 << lead | bit
+            both = BITS[lead] | bit
             self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
             points = self._points
             pts = points[lead & 7] + points[p & 7]
@@ -448,15 +459,16 @@ class State(Plays):
         # unbox it, and pass ``_hand_toggled`` a new tuple, not the one the words were made from)
         if n == 2 and left > 2:  # the common case: one card each, the stock goes on
             stock = self.stock
-            if seat == 0:
-                self.hand_masks = (hm[0] | 1 << stock[pos], hm[1] | 1 << stock[pos + 1])
+            if seat == 0:  # (BITS: no shift making a long int)
+                self.hand_masks = (hm[0] | BITS[stock[pos]], hm[1] | BITS[stock[pos + 1]])
             else:
-                self.hand_masks = (hm[0] | 1 << stock[pos + 1], hm[1] | 1 << stock[pos])
+                self.hand_masks = (hm[0] | BITS[stock[pos + 1]], hm[1] | BITS[stock[pos]])
             if self.copies > 2:
                 self._hand_toggled(hm, seat, stock[pos], 1 - seat, stock[pos + 1])
             self.stock_pos = pos + 2
             self.phase_id = LEAD
-            if self._carte:
+            carte = self._carte  # (a seat that may repeat carte blanche: rare)
+            if carte and (carte[0] == CARTE_ON or carte[1] == CARTE_ON):
                 self._carte_draws(seat, pos)
             return
         h = list(hm)

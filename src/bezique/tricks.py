@@ -26,7 +26,8 @@ def beats(p: int, best: int, trump: int) -> bool:
 
 def follow_mask(hand: int, lead: int, best: int, trump: int, copies: int) -> int:
     """The cards of ``hand`` a follower may play in the end phase against the trick led by
-    ``lead`` whose best card so far is ``best``."""
+    ``lead`` whose best card so far is ``best``.  (The rule is :func:`follow_allow`'s, written
+    out again here: a call more per end-phase card costs the pure-Python build.)"""
     ls = lead >> 3 & 3
     bs, br = best >> 3 & 3, best & 7
     two = copies == 2
@@ -45,6 +46,27 @@ def follow_mask(hand: int, lead: int, best: int, trump: int, copies: int) -> int
         else:
             allow = trumps or CARD_MASK32
     return hand & (allow | allow << 32 if two else replicate(allow, copies))
+
+
+def follow_allow(folded: int, lead: int, best: int, trump: int) -> int:
+    """:func:`follow_mask` as a 32-bit card mask, for a follower holding the cards ``folded``
+    (32-bit: the cards held, whichever copies): the cards it may play (of those it holds)."""
+    ls = lead >> 3 & 3
+    bs, br = best >> 3 & 3, best & 7
+    same = folded & (0xFF << (ls * 8))
+    if same:
+        if bs == ls:
+            higher = same & (((1 << br) - 1) << (ls * 8))
+            allow = higher or same
+        else:  # a trump has taken the lead: follow suit, there is no beating it
+            allow = same
+    else:
+        trumps = folded & (0xFF << (trump * 8)) if trump >= 0 else 0
+        if trumps and bs == trump:
+            allow = (trumps & (((1 << br) - 1) << (trump * 8))) or CARD_MASK32
+        else:
+            allow = trumps or CARD_MASK32
+    return allow
 
 
 def follow_problem(hand: int, p: int, lead: int, best: int, trump: int, copies: int) -> str:
