@@ -1,4 +1,4 @@
-"""Rules as data: presets ``bezique`` and ``binocle``, the options of RULES.md 6, the meld table.
+"""Rules as data: the family's presets (RULES.md 2, 4, 9), the options of RULES.md 6 and 9.7.
 
 A :class:`Rules` value is immutable; a variant is a preset (deck, hand size, meld table, card
 points) plus options.  New variants should be mostly a new table here.

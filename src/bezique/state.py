@@ -1,4 +1,4 @@
-"""The flow of one deal: dealing, legal actions, trick play, the declaring turn, draws, the end.
+"""The flow of one deal: dealing, trick play, the declaring turn, draws, the end (plays: plays.py).
 
 Inside, everything is ints: physical cards are bits of masks (see :mod:`bezique.cards`), per-seat
 values are tuples, and every field is immutable, so :meth:`State.clone` copies a few references
