@@ -345,3 +345,45 @@ def test_heuristic_declares_the_meld_that_saves_it_from_the_rubicon() -> None:
     while not classic.is_terminal():  # a game without a settlement is untouched
         assert aware.choose(classic) == blind.choose(classic)
         classic.apply_action(aware.choose(classic))
+
+
+def test_search_may_wait_to_fix_trumps_only_when_asked() -> None:
+    """``search:wait=1`` keeps passing a declaring turn among the candidates while no trumps
+    are fixed in a game without a turn-up (the first marriage fixes them, RULES.md 9.0.2); by
+    default, and once trumps are fixed or in a game with a turn-up, passing is dropped when
+    something can be declared."""
+    from collections import Counter
+
+    from bezique.agents.search import candidates
+    from bezique.cards import parse_card
+
+    rules = Rules.preset("rubicon")
+    hands = [[parse_card(c) for c in ("KS", "QS", "KH", "QH", "AH", "TH", "AH", "9H", "7C")],
+             [parse_card(c) for c in ("8C", "8C", "8D", "8D", "9D", "9D", "7D", "7D", "9C")]]
+    left = Counter(p & 31 for p in rules.deck)
+    left.subtract(hands[0] + hands[1])
+    s = State.from_cards(rules, hands, None, sorted(left.elements()), dealer=1)
+    s.apply("play 9H")
+    s.apply("play 8C")
+    obs = s.observation(0)
+    assert obs.phase == "declare" and obs.trump < 0 and "pass" in obs.legal
+    assert "pass" in candidates(obs, wait=True)
+    assert "pass" not in candidates(obs)
+    assert set(candidates(obs, wait=True)) == set(obs.legal)
+    # the search with wait=1 chooses among them, and never something illegal
+    agent = make_agent("search:samples=4,wait=1", seed=1)
+    assert agent.act(obs) in obs.legal
+    with pytest.raises(BeziqueError, match="wait must be 0 or 1"):
+        make_agent("search:wait=2")
+    s.apply("meld KH QH")  # hearts are trumps now: passing is dropped again
+    s.apply("pass")
+    s.apply("play AH")
+    s.apply("play 7D")
+    fixed = s.observation(0)
+    assert fixed.phase == "declare" and fixed.trump == 1 and "meld KS QS" in fixed.legal
+    assert "pass" not in candidates(fixed, wait=True)
+    classic = State.new_deal(Rules.preset("bezique"), seed=3)
+    while not classic.is_terminal():  # a game with a turn-up: trumps are never open
+        o = classic.observation(classic.current_player())
+        assert candidates(o, wait=True) == candidates(o)
+        classic.apply_action(classic.legal_actions()[0])

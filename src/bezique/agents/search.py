@@ -65,7 +65,9 @@ its measured speed, and with no world finished the heuristic's choice is played)
 ``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``weights`` =
 ``variant`` (default) or ``classic`` and ``settle`` = ``grid`` (default) or ``normal`` as above,
 or ``win``: every leaf valued by the chance of winning the deal, not its settled size
-(:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``head=policy`` gives the
+(:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``wait=1`` keeps passing a
+declaring turn among the candidates while no trumps are fixed (Rubicon, Six- and Eight-pack:
+waiting for a better trump suit than the first marriage's); ``head=policy`` gives the
 head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
@@ -156,7 +158,7 @@ class SearchAgent:
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid") -> None:
+                 settle: str = "grid", wait: int = 0) -> None:
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise OptionError(
                 f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
@@ -190,6 +192,9 @@ class SearchAgent:
                               f"{extend!r:.40}")
         self.extend = extend
         self.extend_below = int(extend_below)
+        if wait not in (0, 1):
+            raise OptionError(f"wait must be 0 or 1, not {wait!r:.40}")
+        self.wait = bool(wait)
         if head not in ("heuristic", "policy"):
             raise OptionError(f"head must be heuristic or policy, not {head!r}")
         # the learned policy's scores (a callable: the compiled build needs no type of
@@ -280,7 +285,7 @@ class SearchAgent:
             best = self._solve_end(obs, start)
             if best is not None:
                 return best
-        cands = candidates(obs)
+        cands = candidates(obs, self.wait)
         if len(cands) == 1:
             return cands[0]
         return self.evaluate(obs, start)[0]
@@ -350,7 +355,7 @@ class SearchAgent:
 
     def _evaluate(self, obs: Observation, start: float,
                   budget: float) -> tuple[str, dict[str, float]]:
-        legal = candidates(obs)
+        legal = candidates(obs, self.wait)
         seat = obs.seat
         # (in the multi-pack games the quick "could have declared" test is too often true
         # for the inference to tell worlds apart: it only slows the sampling)
@@ -490,12 +495,15 @@ def _stderr(a: list[float], b: list[float]) -> float:
     return math.sqrt(var)
 
 
-def candidates(obs: Observation) -> tuple[str, ...]:
+def candidates(obs: Observation, wait: bool = False) -> tuple[str, ...]:
     """The actions worth searching: all legal ones, except that passing is dropped when
     something can be scored (a meld, an exchange or a seven gains points and costs nothing:
-    melded cards stay playable)."""
+    melded cards stay playable).  With ``wait``, passing stays while no trumps are fixed in a
+    game without a turn-up (RULES.md 9.0.2): the first marriage or sequence fixes them, and
+    waiting for a better suit can be worth more than its points."""
     legal = obs.legal
-    if obs.phase == "declare" and len(legal) > 1:
+    if obs.phase == "declare" and len(legal) > 1 and not (
+            wait and obs.trump < 0 and not obs.rules.turnup):
         return tuple(t for t in legal if t != "pass")
     return legal
 
@@ -512,7 +520,7 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heu
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid") -> SearchAgent:
+                 settle: str = "grid", wait: int = 0) -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
                        evaluation, confidence, infer, ms, model, extend, extend_below, head,
-                       weights, settle)
+                       weights, settle, wait)
