@@ -1,6 +1,7 @@
 """The card plays a seat is offered (``bezique.plays``): one per distinct card, in card order,
 and exactly the cards the engine accepts, over random deals of every preset, also at a clone
-and after an undo (the listing is computed from the position, never remembered)."""
+and after an undo (the listing is computed from the position; what is remembered, the plays
+of the shown cards with three packs and more, is checked against a fresh answer)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ def expected_concealed_plays(s: State) -> list[int]:
 def check_card_plays(s: State, la: list[int]) -> None:
     seat = s.current_player()
     hand, shown = s.hand_masks[seat], s.shown_masks[seat]
+    if shown:  # the remembered plays of the shown cards (3+ packs) are those of the position
+        fresh = s.clone()
+        fresh._reps = ((0, None, []),) * len(s.hand_masks)
+        assert s._shown_reps(seat, shown) == fresh._shown_reps(seat, shown)
     concealed = [a for a in la if 0 <= a < 256 and hand >> a & 1]
     on_table = [a for a in la if 0 <= a < 256 and not hand >> a & 1]
     assert concealed == expected_concealed_plays(s)

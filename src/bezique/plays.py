@@ -34,7 +34,7 @@ from .copywords import seen_dup, word_plays
 from .declaring import Declaring
 from .errors import IllegalActionError
 from .melds import history_groups, shown_groups
-from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT
+from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT, _set
 from .tricks import follow_allow, follow_mask, follow_problem
 
 
@@ -105,7 +105,8 @@ class Plays(Declaring):
 
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
         """One play per shown card, and per meld-history group of a card shown more than once
-        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards)."""
+        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards).
+        With three packs and more the answer is remembered (``_reps``): not to be changed."""
         copies = self.copies
         if copies == 2:
             if not shown & shown >> 32:
@@ -113,7 +114,11 @@ class Plays(Declaring):
             words = [shown & CARD_MASK32, shown >> 32]
             seen = words[0] | words[1]
             dup = words[0] & words[1]
-        else:
+        else:  # (the seat's last answer while its shown cards and melds are the same)
+            log = self.meld_log[seat]
+            last = self._reps[seat]
+            if last[1] is log and last[0] == shown:
+                return last[2]
             words = self._shown_words()[seat]
             seen, dup = seen_dup(words)
         out: list[int] = []
@@ -126,6 +131,8 @@ class Plays(Declaring):
                 while not words[k] >> c & 1:
                     k += 1
                 out.append(32 * k + c)
+        if copies > 2:
+            self._reps = _set(self._reps, seat, (shown, self.meld_log[seat], out))
         return out
 
     def _follow_mask(self, hand: int) -> int:

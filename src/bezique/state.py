@@ -140,6 +140,7 @@ class State(Plays):
         s.hand_masks = tuple(mask_of(h) for h in hands)
         s.shown_masks = zeros
         s._hw_of = s._sw_of = None  # (three packs and more: the words, split when first read)
+        s._reps = ((0, None, []),) * n  # (and the plays of the shown cards, made when listed)
         s.won_masks = zeros
         s._scores = zeros
         s._bris = zeros
@@ -179,6 +180,7 @@ class State(Plays):
         s._events = self._events
         s.hand_masks = self.hand_masks
         s._hw_of = s._sw_of = None
+        s._reps = self._reps
         s.known_masks = self.known_masks
         s._last = self._last
         s.lead_card = self.lead_card
