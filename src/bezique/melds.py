@@ -186,23 +186,27 @@ def takings(groups: list[list[int]], n: int) -> list[int]:
     True
     """
     out: list[int] = []
-    _take(groups, n, 0, 0, out)
+    left = [0] * (len(groups) + 1)  # left[i]: the copies in groups[i:]
+    for i in range(len(groups) - 1, -1, -1):
+        left[i] = left[i + 1] + len(groups[i])
+    _take(groups, left, n, 0, 0, out)
     return out
 
 
-def _take(groups: list[list[int]], n: int, start: int, taken: int, out: list[int]) -> None:
+def _take(groups: list[list[int]], left: list[int], n: int, start: int, taken: int,
+          out: list[int]) -> None:
     """:func:`takings` of ``groups[start:]``, each or-ed with ``taken``, appended to ``out``."""
     if not n:
         out.append(taken)
         return
-    if start >= len(groups):
+    if left[start] < n:  # (too few copies left: no way, and none past ``groups``)
         return
     g = groups[start]
     k = n if n < len(g) else len(g)
     for j in range(k):
         taken |= BITS[g[j]]
     while k >= 0:  # (``taken`` holds the group's first ``k`` copies)
-        _take(groups, n - k, start + 1, taken, out)
+        _take(groups, left, n - k, start + 1, taken, out)
         if k:
             taken ^= BITS[g[k - 1]]
         k -= 1
