@@ -45,6 +45,14 @@ def check_card_plays(s: State, la: list[int]) -> None:
     assert concealed == expected_concealed_plays(s)
     assert all(shown >> a & 1 for a in on_table)
     assert len(set(la)) == len(la)
+    for p in bits(shown):  # a copy on the table is accepted exactly when it is the one listed
+        probe = s.clone()
+        try:
+            probe.apply_action(p)
+        except IllegalActionError:
+            assert p not in la
+        else:
+            assert p in la
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -161,8 +161,11 @@ def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
         if conc:
             out.append(known_first(conc, known))
         if shown:
-            out.extend(history_groups(
-                log, [32 * k + card for k in range(copies) if sw[k] >> card & 1]))
+            qs = [32 * k + card for k in range(copies) if sw[k] >> card & 1]
+            if len(qs) > 1:
+                out.extend(history_groups(log, qs))
+            elif qs:  # (one copy shown: its own group, see history_groups)
+                out.append(qs)
         return out
     conc = copies_held(hand, card, copies)
     if conc:
@@ -273,10 +276,10 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             every and not avail & hand
         ):
             continue
-        if pat.n:
+        n = pat.n  # (the pattern's fields read once: an interpreted object)
+        if n:
             cards = [make_card(pat.rank, s) for s in range(4)]
-            if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
-                                                          else 1):
+            if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or n == 8 else 1):
                 continue
             per = [_groups_for(c, hand, shown, log, known, copies, mate, words) for c in cards]
             if pat.distinct:
@@ -289,9 +292,9 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 total = 0
                 for g in flat:
                     total += len(g)
-                if total < pat.n:
+                if total < n:
                     continue
-                masks = takings(flat, pat.n)
+                masks = takings(flat, n)
         else:
             if any(not held >> c & 1 for c, _ in pat.counts):
                 continue
@@ -309,9 +312,10 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 masks = [m | part for m in masks for part in parts]
             if not ok:
                 continue
+        kind = pat.kind
         for m in masks:
             if classic:
-                if meld_problem(rules, pat.kind, m, hand, shown, used, log, explain=False) is None:
+                if meld_problem(rules, kind, m, hand, shown, used, log, explain=False) is None:
                     found.append(m)
                 continue
             if logged < 0:
@@ -320,7 +324,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                     logged |= mm
             # (sharing no card with the log and with one from the hand, it passes reuse_problem)
             if ((not m & logged and m & hand)
-                    or reuse_problem(rules, pat.kind, m, hand, shown, log, restored, False)[0]
+                    or reuse_problem(rules, kind, m, hand, shown, log, restored, False)[0]
                     is None):
                 found.append(m)
     # (the same cards can form two patterns, e.g. four queens of diamonds in Six-pack are "four
@@ -441,13 +445,15 @@ def reuse_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int, log
     a card with an earlier meld of the kind, it must restore the earliest broken one of them,
     not restored before, whose unplayed cards are all in it (``restored`` marks those done).
     """
-    k = rules.melds[kind]
+    kinds = rules.melds
+    k = kinds[kind]
+    cls, points = k.cls, k.points  # (read once: interpreted objects)
     sharing: list[int] = []
     for i, (mk, mm) in enumerate(log):
         if not mm & mask:
             continue
-        m = rules.melds[mk]
-        if m.cls == k.cls and m.points > k.points:
+        m = kinds[mk]
+        if m.cls == cls and m.points > points:
             if not explain:
                 return ILLEGAL, -1
             return (f"{cards_sym(mm & mask)} has been in your {m.name} ({m.points}): a meld of "
@@ -456,7 +462,7 @@ def reuse_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int, log
             if mm == mask:
                 return (ILLEGAL if not explain else f"you have already scored that {m.name}"), -1
             sharing.append(i)
-        elif m.cls != k.cls and rules.cross_class == "increase" and k.points <= m.points:
+        elif m.cls != cls and rules.cross_class == "increase" and points <= m.points:
             if not explain:
                 return ILLEGAL, -1
             return (f"with cross_class = increase a {k.name} ({k.points}) must score more than "

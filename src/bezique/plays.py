@@ -165,13 +165,24 @@ class Plays(Declaring):
     def _check_shown_play(self, seat: int, p: int) -> None:
         """Refuse a play of ``p`` unless it is the listed copy of a card on the table."""
         shown = self.shown_masks[seat]
-        if not shown >> p & 1 or p >= 32 * self.copies:
+        copies = self.copies
+        if copies > 2:  # (the shown words: no operation on a long mask)
+            words = self._shown_words()[seat]
+            c = p & 31
+            held = p >> 5 < copies and words[p >> 5] >> c & 1 != 0
+            qs = [32 * k + c for k in range(copies) if words[k] >> c & 1] if held else []
+            more = len(qs) > 1  # (another copy of the card is shown too)
+        else:
+            held = shown >> p & 1 != 0
+            more = shown & ~(1 << p) & replicate(1 << (p & 31), copies) != 0
+        if not held or p >= 32 * copies:
             raise IllegalActionError(
-                f"you do not hold {card_symbol(p)}" if 0 <= p < 32 * self.copies
+                f"you do not hold {card_symbol(p)}" if 0 <= p < 32 * copies
                 else f"{p} is not an action"
             )
-        if shown & ~(1 << p) & replicate(1 << (p & 31), self.copies):
-            groups = shown_groups(self.meld_log[seat], shown, p & 31, self.copies)
+        if more:
+            groups = (history_groups(self.meld_log[seat], qs) if copies > 2
+                      else shown_groups(self.meld_log[seat], shown, p & 31, copies))
             if not any(g[0] == p for g in groups):
                 raise IllegalActionError(
                     f"{p} is not a legal action: that shown {card_symbol(p)} is played as "
