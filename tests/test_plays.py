@@ -11,6 +11,7 @@ import pytest
 
 from bezique import IllegalActionError, Rules, State
 from bezique.cards import bits
+from bezique.copywords import split_words
 
 PRESETS = ["bezique", "binocle", "rubicon", "bezique3", "bezique4", "sixpack", "eightpack"]
 
@@ -31,6 +32,15 @@ def expected_concealed_plays(s: State) -> list[int]:
             continue
         out.append(rep)
     return out
+
+
+def check_words(s: State) -> None:
+    """Three packs and more: the words kept beside the masks (changed in place as cards are
+    played, drawn and melded) are those of the masks, while marked valid."""
+    if s.copies > 2 and s._hw_of is s.hand_masks:
+        assert s._hw == [split_words(h, s.copies) for h in s.hand_masks]
+    if s.copies > 2 and s._sw_of is s.shown_masks:
+        assert s._sw == [split_words(h, s.copies) for h in s.shown_masks]
 
 
 def check_card_plays(s: State, la: list[int]) -> None:
@@ -63,6 +73,7 @@ def test_card_plays_are_one_per_card_and_exactly_the_playable(preset: str) -> No
         s = State.new_deal(rules, seed=seed)
         while not s.is_terminal():
             la = s.legal_actions()
+            check_words(s)
             if s.phase in ("lead", "follow"):
                 check_card_plays(s, la)
                 twin = s.clone()
