@@ -600,3 +600,21 @@ def test_a_state_with_the_two_pack_filter_pickles_and_copies() -> None:
         assert twin.key() == s.key()
         assert twin.legal_actions() == s.legal_actions()
         assert twin._quick is s._quick is not None
+
+
+def test_takings_are_every_way_to_take_n_first_copies_in_order() -> None:
+    """``melds.takings`` against its definition: every count per group (within its size) adding
+    up to ``n``, most from the first group first, each as the mask of those first copies."""
+    from bezique.melds import takings
+
+    rng = random.Random(3)
+    for _ in range(300):
+        sizes = [rng.randint(1, 4) for _ in range(rng.randint(0, 5))]
+        cards = rng.sample(range(128), sum(sizes))  # (the groups are of distinct copies)
+        groups = [cards[sum(sizes[:i]):sum(sizes[:i + 1])] for i in range(len(sizes))]
+        n = rng.randint(0, 6)
+        counts = [c for c in itertools.product(*(range(len(g), -1, -1) for g in groups))
+                  if sum(c) == n]
+        want = [sum(1 << q for g, k in zip(groups, c, strict=True) for q in g[:k])
+                for c in counts]
+        assert takings(groups, n) == want, (groups, n)

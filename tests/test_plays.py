@@ -1,6 +1,7 @@
 """The card plays a seat is offered (``bezique.plays``): one per distinct card, in card order,
 and exactly the cards the engine accepts, over random deals of every preset, also at a clone
-and after an undo (the listing is computed from the position, never remembered)."""
+and after an undo (the listing is computed from the position; what is remembered, the plays
+of the shown cards with three packs and more, is checked against a fresh answer)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from bezique import IllegalActionError, Rules, State
 from bezique.cards import bits
+from bezique.copywords import split_words
 
 PRESETS = ["bezique", "binocle", "rubicon", "bezique3", "bezique4", "sixpack", "eightpack"]
 
@@ -32,14 +34,35 @@ def expected_concealed_plays(s: State) -> list[int]:
     return out
 
 
+def check_words(s: State) -> None:
+    """Three packs and more: the words kept beside the masks (changed in place as cards are
+    played, drawn and melded) are those of the masks, while marked valid."""
+    if s.copies > 2 and s._hw_of is s.hand_masks:
+        assert s._hw == [split_words(h, s.copies) for h in s.hand_masks]
+    if s.copies > 2 and s._sw_of is s.shown_masks:
+        assert s._sw == [split_words(h, s.copies) for h in s.shown_masks]
+
+
 def check_card_plays(s: State, la: list[int]) -> None:
     seat = s.current_player()
     hand, shown = s.hand_masks[seat], s.shown_masks[seat]
+    if shown:  # the remembered plays of the shown cards (3+ packs) are those of the position
+        fresh = s.clone()
+        fresh._reps = ((0, None, []),) * len(s.hand_masks)
+        assert s._shown_reps(seat, shown) == fresh._shown_reps(seat, shown)
     concealed = [a for a in la if 0 <= a < 256 and hand >> a & 1]
     on_table = [a for a in la if 0 <= a < 256 and not hand >> a & 1]
     assert concealed == expected_concealed_plays(s)
     assert all(shown >> a & 1 for a in on_table)
     assert len(set(la)) == len(la)
+    for p in bits(shown):  # a copy on the table is accepted exactly when it is the one listed
+        probe = s.clone()
+        try:
+            probe.apply_action(p)
+        except IllegalActionError:
+            assert p not in la
+        else:
+            assert p in la
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -50,6 +73,7 @@ def test_card_plays_are_one_per_card_and_exactly_the_playable(preset: str) -> No
         s = State.new_deal(rules, seed=seed)
         while not s.is_terminal():
             la = s.legal_actions()
+            check_words(s)
             if s.phase in ("lead", "follow"):
                 check_card_plays(s, la)
                 twin = s.clone()

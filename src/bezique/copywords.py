@@ -118,14 +118,6 @@ def lowest_copies(mask: int, copies: int) -> int:
     return join_words(levels)
 
 
-def held_more_than_once(words: list[int], card: int) -> bool:
-    """True when ``words`` hold two or more copies of ``card`` (0..31)."""
-    n = 0
-    for w in words:
-        n += w >> card & 1
-    return n > 1
-
-
 def seen_dup(words: list[int]) -> tuple[int, int]:
     """The 32-bit masks of the cards ``words`` hold, and of those they hold more than once."""
     seen = dup = 0

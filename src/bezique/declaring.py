@@ -26,6 +26,7 @@ from .cards import (
     make_card,
     rank_of,
 )
+from .copywords import split_words
 from .errors import IllegalActionError
 from .meldfilter import quick_patterns, suit_filter
 from .melds import (
@@ -296,9 +297,11 @@ class Declaring(Position):
         if mate >= 0:  # partners share one log (RULES.md 9.5: judged together)
             self.meld_log = _set(self.meld_log, mate, log)
             self.used_masks = _set(self.used_masks, mate, used)
-        self.hand_masks = _set(self.hand_masks, seat, self.hand_masks[seat] & ~mask)
-        self.shown_masks = _set(self.shown_masks, seat,
-                                self.shown_masks[seat] | (mask & ~mate_shown))
+        hands, shown = self.hand_masks, self.shown_masks
+        self.hand_masks = _set(hands, seat, hands[seat] & ~mask)
+        self.shown_masks = _set(shown, seat, shown[seat] | (mask & ~mate_shown))
+        if self.copies > 2 and mate < 0:
+            self._words_melded(hands, shown, seat, mask)
         self.known_masks = _set(self.known_masks, seat, self.known_masks[seat] & ~mask)
         if restore >= 0:
             self._restored = _set(self._restored, seat, self._restored[seat] | 1 << restore)
@@ -311,6 +314,30 @@ class Declaring(Position):
         self._dmelds += 1
         self._score(seat, k.points, "meld", k.name)  # (with the new log: _score syncs _extra)
         self._prev = snap
+
+    def _words_melded(self, hands: object, shown: object, seat: int, mask: int) -> None:
+        """Three packs and more: follow in the words (see :meth:`_hand_toggled`) a meld of
+        ``mask`` by ``seat`` (no partner), whose cards go from the hand to the table (which
+        ``hand_masks`` and ``shown_masks`` were ``hands`` and ``shown``): one split of the meld,
+        not of every hand and every table again."""
+        hw_ok = self._hw_of is hands
+        sw_ok = self._sw_of is shown
+        if not (hw_ok or sw_ok):
+            return
+        mw = split_words(mask, self.copies)
+        hrow = self._hw[seat] if hw_ok else mw
+        srow = self._sw[seat] if sw_ok else mw
+        for k in range(len(mw)):
+            m = mw[k]
+            if m:
+                if hw_ok:
+                    hrow[k] = hrow[k] & ~m
+                if sw_ok:
+                    srow[k] = srow[k] | m
+        if hw_ok:
+            self._hw_of = self.hand_masks
+        if sw_ok:
+            self._sw_of = self.shown_masks
 
     # ------------------------------------------------------------------ scoring and the end
 

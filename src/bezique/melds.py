@@ -31,9 +31,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 
 from .cards import (
+    BITS,
     CARD_MASK32,
     QUEEN,
     bits,
@@ -107,7 +108,8 @@ def matching_patterns(patterns: tuple[QuickPattern, ...], mask: int) -> tuple[Qu
 
 def membership(log: Log, p: int) -> tuple[int, ...]:
     """The indices of the melds in ``log`` that physical card ``p`` has been part of."""
-    return tuple(i for i, (_, m) in enumerate(log) if m >> p & 1)
+    bit = BITS[p]  # (one operation on a long mask a meld, not a shift and a test)
+    return tuple(i for i, (_, m) in enumerate(log) if m & bit)
 
 
 def shown_groups(log: Log, shown: int, card: int, copies: int) -> list[list[int]]:
@@ -160,8 +162,11 @@ def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
         if conc:
             out.append(known_first(conc, known))
         if shown:
-            out.extend(history_groups(
-                log, [32 * k + card for k in range(copies) if sw[k] >> card & 1]))
+            qs = [32 * k + card for k in range(copies) if sw[k] >> card & 1]
+            if len(qs) > 1:
+                out.extend(history_groups(log, qs))
+            elif qs:  # (one copy shown: its own group, see history_groups)
+                out.append(qs)
         return out
     conc = copies_held(hand, card, copies)
     if conc:
@@ -176,30 +181,39 @@ def _groups_for(card: int, hand: int, shown: int, log: Log, known: int,
     return out
 
 
-def multisets(caps: Sequence[int], n: int, start: int = 0) -> Iterator[list[int]]:
-    """Every way to take ``n`` items from groups with these capacities (counts per group).
+def takings(groups: list[list[int]], n: int) -> list[int]:
+    """Every way to take ``n`` copies from ``groups``, the first copies of each group (physical
+    cards), as masks: by the number taken from the first group, most first, then from the
+    second, and so on.
 
-    >>> list(multisets([2, 1], 2))
-    [[2, 0], [1, 1]]
+    >>> takings([[0, 32], [64]], 2) == [1 | 1 << 32, 1 | 1 << 64]
+    True
     """
-    if n == 0:
-        yield [0] * (len(caps) - start)
-        return
-    if start >= len(caps):
-        return
-    for k in range(min(n, caps[start]), -1, -1):
-        for rest in multisets(caps, n - k, start + 1):
-            yield [k, *rest]
+    out: list[int] = []
+    left = [0] * (len(groups) + 1)  # left[i]: the copies in groups[i:]
+    for i in range(len(groups) - 1, -1, -1):
+        left[i] = left[i + 1] + len(groups[i])
+    _take(groups, left, n, 0, 0, out)
+    return out
 
 
-def _taken(groups: list[list[int]], take: list[int]) -> int:
-    """The mask of the first ``take[i]`` copies of each group ``groups[i]``."""
-    m = 0
-    for i in range(len(take)):
-        g = groups[i]
-        for j in range(take[i]):
-            m |= 1 << g[j]
-    return m
+def _take(groups: list[list[int]], left: list[int], n: int, start: int, taken: int,
+          out: list[int]) -> None:
+    """:func:`takings` of ``groups[start:]``, each or-ed with ``taken``, appended to ``out``."""
+    if not n:
+        out.append(taken)
+        return
+    if left[start] < n:  # (too few copies left: no way, and none past ``groups``)
+        return
+    g = groups[start]
+    k = n if n < len(g) else len(g)
+    for j in range(k):
+        taken |= BITS[g[j]]
+    while k >= 0:  # (``taken`` holds the group's first ``k`` copies)
+        _take(groups, left, n - k, start + 1, taken, out)
+        if k:
+            taken ^= BITS[g[k - 1]]
+        k -= 1
 
 
 # ---------------------------------------------------------------------- the meld search
@@ -255,6 +269,7 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
     classic = rules.reuse == "classic"
     every = rules.fresh_card == "every" and classic
     found: list[int] = []
+    logged = -1  # (not classic: the cards of every meld of ``log``, once needed)
     for pat, cls, pm, _, _, _, _, _ in cands:
         # rule 4 (a card new to the class), fresh card
         avail = held_phys & pm
@@ -262,10 +277,10 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             every and not avail & hand
         ):
             continue
-        if pat.n:
+        n = pat.n  # (the pattern's fields read once: an interpreted object)
+        if n:
             cards = [make_card(pat.rank, s) for s in range(4)]
-            if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or pat.n == 8
-                                                          else 1):
+            if sum(1 for c in cards if held >> c & 1) < (4 if pat.distinct or n == 8 else 1):
                 continue
             per = [_groups_for(c, hand, shown, log, known, copies, mate, words) for c in cards]
             if pat.distinct:
@@ -275,10 +290,12 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
                 masks = [mask_of(q for part in cm for q in part) for cm in combos]
             else:
                 flat = [g for gs in per for g in gs]
-                caps = [len(g) for g in flat]
-                if sum(caps) < pat.n:
+                total = 0
+                for g in flat:
+                    total += len(g)
+                if total < n:
                     continue
-                masks = [_taken(flat, take) for take in multisets(caps, pat.n)]
+                masks = takings(flat, n)
         else:
             if any(not held >> c & 1 for c, _ in pat.counts):
                 continue
@@ -286,20 +303,30 @@ def legal_meld_masks(rules: Rules, patterns: tuple[QuickPattern, ...], hand: int
             ok = True
             for c, need in pat.counts:
                 gs = _groups_for(c, hand, shown, log, known, copies, mate, words)
-                caps = [len(g) for g in gs]
-                if sum(caps) < need:
+                if need == 1:  # (a card held is in a group: what takings gives for 1)
+                    parts = [BITS[g[0]] for g in gs]
+                elif sum([len(g) for g in gs]) < need:
                     ok = False
                     break
-                parts = ([1 << g[0] for g in gs] if need == 1  # (what multisets gives for 1)
-                         else [_taken(gs, take) for take in multisets(caps, need)])
+                else:
+                    parts = takings(gs, need)
                 masks = [m | part for m in masks for part in parts]
             if not ok:
                 continue
+        kind = pat.kind
         for m in masks:
             if classic:
-                if meld_problem(rules, pat.kind, m, hand, shown, used, log, explain=False) is None:
+                if meld_problem(rules, kind, m, hand, shown, used, log, explain=False) is None:
                     found.append(m)
-            elif reuse_problem(rules, pat.kind, m, hand, shown, log, restored, False)[0] is None:
+                continue
+            if logged < 0:
+                logged = 0
+                for _, mm in log:
+                    logged |= mm
+            # (sharing no card with the log and with one from the hand, it passes reuse_problem)
+            if ((not m & logged and m & hand)
+                    or reuse_problem(rules, kind, m, hand, shown, log, restored, False)[0]
+                    is None):
                 found.append(m)
     # (the same cards can form two patterns, e.g. four queens of diamonds in Six-pack are "four
     # queens" and the quartet of trumps: one meld, scored as its highest kind, listed once)
@@ -419,13 +446,15 @@ def reuse_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int, log
     a card with an earlier meld of the kind, it must restore the earliest broken one of them,
     not restored before, whose unplayed cards are all in it (``restored`` marks those done).
     """
-    k = rules.melds[kind]
+    kinds = rules.melds
+    k = kinds[kind]
+    cls, points = k.cls, k.points  # (read once: interpreted objects)
     sharing: list[int] = []
     for i, (mk, mm) in enumerate(log):
         if not mm & mask:
             continue
-        m = rules.melds[mk]
-        if m.cls == k.cls and m.points > k.points:
+        m = kinds[mk]
+        if m.cls == cls and m.points > points:
             if not explain:
                 return ILLEGAL, -1
             return (f"{cards_sym(mm & mask)} has been in your {m.name} ({m.points}): a meld of "
@@ -434,7 +463,7 @@ def reuse_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int, log
             if mm == mask:
                 return (ILLEGAL if not explain else f"you have already scored that {m.name}"), -1
             sharing.append(i)
-        elif m.cls != k.cls and rules.cross_class == "increase" and k.points <= m.points:
+        elif m.cls != cls and rules.cross_class == "increase" and points <= m.points:
             if not explain:
                 return ILLEGAL, -1
             return (f"with cross_class = increase a {k.name} ({k.points}) must score more than "

@@ -34,7 +34,7 @@ from .copywords import seen_dup, word_plays
 from .declaring import Declaring
 from .errors import IllegalActionError
 from .melds import history_groups, shown_groups
-from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT
+from .position import CARTE_OFF, CARTE_ON, DECLARE, FOLLOW, GUESS_CUT, _set
 from .tricks import follow_allow, follow_mask, follow_problem
 
 
@@ -105,7 +105,8 @@ class Plays(Declaring):
 
     def _shown_reps(self, seat: int, shown: int) -> list[int]:
         """One play per shown card, and per meld-history group of a card shown more than once
-        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards)."""
+        (see :func:`bezique.melds.shown_groups`), by card (``shown``: the seat's shown cards).
+        With three packs and more the answer is remembered (``_reps``): not to be changed."""
         copies = self.copies
         if copies == 2:
             if not shown & shown >> 32:
@@ -113,7 +114,11 @@ class Plays(Declaring):
             words = [shown & CARD_MASK32, shown >> 32]
             seen = words[0] | words[1]
             dup = words[0] & words[1]
-        else:
+        else:  # (the seat's last answer while its shown cards and melds are the same)
+            log = self.meld_log[seat]
+            last = self._reps[seat]
+            if last[1] is log and last[0] == shown:
+                return last[2]
             words = self._shown_words()[seat]
             seen, dup = seen_dup(words)
         out: list[int] = []
@@ -126,6 +131,8 @@ class Plays(Declaring):
                 while not words[k] >> c & 1:
                     k += 1
                 out.append(32 * k + c)
+        if copies > 2:
+            self._reps = _set(self._reps, seat, (shown, self.meld_log[seat], out))
         return out
 
     def _follow_mask(self, hand: int) -> int:
@@ -158,13 +165,24 @@ class Plays(Declaring):
     def _check_shown_play(self, seat: int, p: int) -> None:
         """Refuse a play of ``p`` unless it is the listed copy of a card on the table."""
         shown = self.shown_masks[seat]
-        if not shown >> p & 1 or p >= 32 * self.copies:
+        copies = self.copies
+        if copies > 2:  # (the shown words: no operation on a long mask)
+            words = self._shown_words()[seat]
+            c = p & 31
+            held = p >> 5 < copies and words[p >> 5] >> c & 1 != 0
+            qs = [32 * k + c for k in range(copies) if words[k] >> c & 1] if held else []
+            more = len(qs) > 1  # (another copy of the card is shown too)
+        else:
+            held = shown >> p & 1 != 0
+            more = shown & ~(1 << p) & replicate(1 << (p & 31), copies) != 0
+        if not held or p >= 32 * copies:
             raise IllegalActionError(
-                f"you do not hold {card_symbol(p)}" if 0 <= p < 32 * self.copies
+                f"you do not hold {card_symbol(p)}" if 0 <= p < 32 * copies
                 else f"{p} is not an action"
             )
-        if shown & ~(1 << p) & replicate(1 << (p & 31), self.copies):
-            groups = shown_groups(self.meld_log[seat], shown, p & 31, self.copies)
+        if more:
+            groups = (history_groups(self.meld_log[seat], qs) if copies > 2
+                      else shown_groups(self.meld_log[seat], shown, p & 31, copies))
             if not any(g[0] == p for g in groups):
                 raise IllegalActionError(
                     f"{p} is not a legal action: that shown {card_symbol(p)} is played as "

@@ -86,11 +86,11 @@ class Position:
     __slots__ = (
         "_bris", "_carte", "_dmelds", "_dseven", "_duel", "_events", "_extra", "_guess", "_hw",
         "_hw_of", "_last", "_listed", "_nstock", "_patterns", "_played7", "_points", "_prev",
-        "_quick", "_restored", "_scores", "_seven7", "_sw", "_sw_of", "_trick", "_tricks_at",
-        "_winner", "copies", "cut", "deal_hands", "dealer", "hand_masks", "known_masks",
-        "lead_card", "meld_log", "phase_id", "rules", "scored_sevens", "shown_masks", "stock",
-        "stock_pos", "totals", "trick_count", "trump", "turn", "turnup_card", "turnup_phys",
-        "used_masks", "won_masks",
+        "_quick", "_reps", "_restored", "_scores", "_seven7", "_sw", "_sw_of", "_trick",
+        "_tricks_at", "_winner", "copies", "cut", "deal_hands", "dealer", "hand_masks",
+        "known_masks", "lead_card", "meld_log", "phase_id", "rules", "scored_sevens", "shown_masks",
+        "stock", "stock_pos", "totals", "trick_count", "trump", "turn", "turnup_card",
+        "turnup_phys", "used_masks", "won_masks",
     )
 
     rules: Rules
@@ -146,6 +146,9 @@ class Position:
     _hw_of: object
     _sw: list[list[int]]
     _sw_of: object
+    # three packs and more: per seat, (shown mask, meld log, the plays of its shown cards) at
+    # its last listing (see ``Plays._shown_reps``; a cache, never changed in place)
+    _reps: tuple[tuple[int, object, list[int]], ...]
 
     # ------------------------------------------------------------------ snapshots
 

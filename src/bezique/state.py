@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from . import actions as act
 from .actions import PASS
 from .cards import BITS, card_name, mask_of, rank_of, suit_of
-from .copywords import held_more_than_once
 from .deal import checked_cut, checked_deal, dealt_cut, shuffled_deal
 from .errors import IllegalActionError, RecordError
 from .meldfilter import quick_patterns, suit_filter
@@ -140,6 +139,7 @@ class State(Plays):
         s.hand_masks = tuple(mask_of(h) for h in hands)
         s.shown_masks = zeros
         s._hw_of = s._sw_of = None  # (three packs and more: the words, split when first read)
+        s._reps = ((0, None, []),) * n  # (and the plays of the shown cards, made when listed)
         s.won_masks = zeros
         s._scores = zeros
         s._bris = zeros
@@ -179,6 +179,7 @@ class State(Plays):
         s._events = self._events
         s.hand_masks = self.hand_masks
         s._hw_of = s._sw_of = None
+        s._reps = self._reps
         s.known_masks = self.known_masks
         s._last = self._last
         s.lead_card = self.lead_card
@@ -306,12 +307,19 @@ class State(Plays):
         else:  # (three packs and more: read off the hand's words, no long mask operation)
             row = self._hand_words()[seat]
             c = p & 31
-            concealed = p >> 5 < copies and row[p >> 5] >> c & 1 != 0  # (p past the pack: no)
-            if concealed and held_more_than_once(row, c):  # (held once: played as that copy)
-                k = 0  # the listed copy: play_copy of the lowest copy held (canonical_play)
+            kp = p >> 5
+            concealed = kp < copies and row[kp] >> c & 1 != 0  # (p past the pack: no)
+            if concealed:
+                k = 0  # the lowest copy held: the listed copy is its play_copy (canonical_play)
                 while not row[k] >> c & 1:
                     k += 1
-                if self.play_copy(32 * k + c, hand) != p:
+                if k == kp:  # (held more than once: a higher copy too)
+                    k += 1
+                    while k < copies and not row[k] >> c & 1:
+                        k += 1
+                    if k < copies and self.play_copy(p, hand) != p:
+                        self._refuse_copy(p)
+                elif self.play_copy(32 * k + c, hand) != p:
                     self._refuse_copy(p)
         if concealed:
             if ph == FOLLOW and self.stock_pos >= self._nstock:
