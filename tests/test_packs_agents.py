@@ -199,15 +199,15 @@ def test_heuristic_and_search_play_whole_deals(variant: str) -> None:
     assert t.is_terminal()
 
 
-def test_heuristic_makes_its_strong_suit_trumps() -> None:
+def _two_marriages_no_trumps() -> State:
+    """A Rubicon deal's first declaring turn: seat 0 won the first trick and can marry in
+    spades or in hearts, with no trumps fixed yet; it holds more hearts, with their aces and
+    tens."""
     from collections import Counter
 
-    from bezique.agents.heuristic import HeuristicPolicy
     from bezique.cards import parse_card
 
     rules = Rules.preset("rubicon")
-    # seat 0 can marry in spades or in hearts (no trumps yet): it holds more hearts, with
-    # their aces and tens
     hands = [[parse_card(c) for c in ("KS", "QS", "KH", "QH", "AH", "TH", "AH", "9H", "7C")],
              [parse_card(c) for c in ("8C", "8C", "8D", "8D", "9D", "9D", "7D", "7D", "9C")]]
     left = Counter(p & 31 for p in rules.deck)
@@ -215,6 +215,13 @@ def test_heuristic_makes_its_strong_suit_trumps() -> None:
     s = State.from_cards(rules, hands, None, sorted(left.elements()), dealer=1)
     s.apply("play 9H")
     s.apply("play 8C")  # no trumps: a club cannot win a heart
+    return s
+
+
+def test_heuristic_makes_its_strong_suit_trumps() -> None:
+    from bezique.agents.heuristic import HeuristicPolicy
+
+    s = _two_marriages_no_trumps()
     assert s.current_player() == 0 and s.phase == "declare"
     assert {"meld KS QS", "meld KH QH"} <= set(s.legal_action_strings())
     assert s.action_to_string(HeuristicPolicy().choose(s)) == "meld KH QH"
@@ -352,19 +359,9 @@ def test_search_may_wait_to_fix_trumps_only_when_asked() -> None:
     are fixed in a game without a turn-up (the first marriage fixes them, RULES.md 9.0.2); by
     default, and once trumps are fixed or in a game with a turn-up, passing is dropped when
     something can be declared."""
-    from collections import Counter
-
     from bezique.agents.search import candidates
-    from bezique.cards import parse_card
 
-    rules = Rules.preset("rubicon")
-    hands = [[parse_card(c) for c in ("KS", "QS", "KH", "QH", "AH", "TH", "AH", "9H", "7C")],
-             [parse_card(c) for c in ("8C", "8C", "8D", "8D", "9D", "9D", "7D", "7D", "9C")]]
-    left = Counter(p & 31 for p in rules.deck)
-    left.subtract(hands[0] + hands[1])
-    s = State.from_cards(rules, hands, None, sorted(left.elements()), dealer=1)
-    s.apply("play 9H")
-    s.apply("play 8C")
+    s = _two_marriages_no_trumps()
     obs = s.observation(0)
     assert obs.phase == "declare" and obs.trump < 0 and "pass" in obs.legal
     assert "pass" in candidates(obs, wait=True)
