@@ -54,7 +54,9 @@ Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed`
 ``evaluation`` as above; ``infer``: how strongly worlds are discounted in which the opponent
 passed up points; ``model``: how strongly worlds are discounted in which the opponent's plays
 differ from the heuristic's (0, off, by default: it did not measurably help, see
-``benchmarks/STRENGTH.md``; both in :class:`~bezique.agents.sampling.WorldSampler`);
+``benchmarks/STRENGTH.md``, and its Metropolis chain mixes slowly, so that 60 worlds hold only
+about ten distinct hidden hands, ``benchmarks/world_quality.py``; both in
+:class:`~bezique.agents.sampling.WorldSampler`);
 ``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
 solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
 of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``;
