@@ -89,6 +89,8 @@ def main() -> None:
     search_mod.WorldSampler = PeekSampler  # type: ignore[misc,assignment]
     arena.play_deal = peeked_play_deal
     rules = Rules.from_options(args.variant, {})
+    if rules.nplayers != 2:
+        ap.error(f"{args.variant}: two seats only (the sampler of one other hand)")
     options = tuple(sorted(rules.options().items()))
     done: dict[int, dict[str, Any]] = {}
     if args.log and args.log.exists():

@@ -40,6 +40,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rules = Rules.from_options(args.variant, {})
+    if rules.nplayers != 2:
+        ap.error(f"{args.variant}: two seats only (the sampler of one other hand)")
     models = [float(m) for m in args.model.split(",")]
     right: dict[float, list[float]] = {m: [] for m in models}
     distinct: dict[float, list[int]] = {m: [] for m in models}
