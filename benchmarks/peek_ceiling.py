@@ -17,9 +17,9 @@ build calls directly), so it is about three times slower than the arena:
     taskset -c 0 python benchmarks/peek_ceiling.py --variant rubicon --pairs 40 --seed 1 \\
         [--peek hand|all] [--spec search] [--log FILE]
 
-``--log`` keeps one JSON line a pair and resumes from it.  The report is the peeking search's
-share of deals won with its 95% interval (pairs as the unit, as in the arena) and its settled
-points a deal.
+``--log`` keeps one JSON line a pair and resumes from it.  The report is the arena's summary
+(:class:`~bezique.arena.MatchResult`): the peeking search's deals won, its Elo with the 95%
+interval (pairs as the unit) and its settled points a deal.
 """
 
 from __future__ import annotations
@@ -36,12 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import bezique.agents.search as search_mod
-from bezique import (
-    Rules,
-    State,
-    arena,
-)
-from bezique.arena import PairTask, elo_from_score, play_pair, score_interval
+from bezique import Rules, State, arena
+from bezique.arena import HalfResult, MatchResult, PairResult, PairTask, play_pair
 
 REAL: list[State] = []  # the deal being played (set by the arena's play_deal, patched below)
 PEEK = ["hand"]
@@ -58,11 +54,10 @@ class PeekSampler:
     def sample(self, rng: random.Random, deadline: float = 0.0) -> State:
         WORLDS[0] += 1
         world = self.state.clone()
-        if PEEK[0] == "hand":
-            drawn = len(world.stock) - world.stock_left
-            rest = list(world.stock[drawn:])
+        if PEEK[0] == "hand":  # (as the opponent model's sampler reshuffles its worlds)
+            rest = list(world.stock[world.stock_pos:])
             rng.shuffle(rest)
-            world.stock = tuple(world.stock[:drawn]) + tuple(rest)
+            world.stock = world.stock[:world.stock_pos] + tuple(rest)
         return world
 
 
@@ -112,18 +107,20 @@ def main() -> None:
             with args.log.open("a") as f:
                 f.write(json.dumps(row) + "\n")
         print(f"pair {i}: {row['scores']} {row['points']} ({row['seconds']} s)", flush=True)
-    rows = [done[i] for i in sorted(done) if i < args.pairs]
-    pair_scores = [sum(r["scores"]) / 2 for r in rows]
-    share = sum(pair_scores) / len(pair_scores)
-    lo, hi = score_interval(pair_scores)
-    pa = sum(p[0] for r in rows for p in r["points"]) / (2 * len(rows))
-    pb = sum(p[1] for r in rows for p in r["points"]) / (2 * len(rows))
-    both = sum(1 for s in pair_scores if s == 1.0)
-    lost = sum(1 for s in pair_scores if s == 0.0)
+    # the arena's own summary of the pairs (score, interval, Elo, points a deal)
+    match = MatchResult((args.spec, args.opponent), "deals", args.seed, [
+        PairResult(i, tuple(HalfResult(sc, (pt[0], pt[1]), 1)  # type: ignore[arg-type]
+                            for sc, pt in zip(done[i]["scores"], done[i]["points"], strict=True)))
+        for i in sorted(done) if i < args.pairs])
+    lo, hi = match.elo_ci95
+    pa, pb = match.points_per_deal
+    both = sum(1 for p in match.pairs if p.score == 1.0)
+    lost = sum(1 for p in match.pairs if p.score == 0.0)
     print(f"{args.spec} peeking ({args.peek}) v {args.opponent}, {args.variant}, "
-          f"{2 * len(rows)} deals: {share:.1%} [{lo:.1%}, {hi:.1%}], Elo "
-          f"{elo_from_score(share, len(rows)):+.0f}; {pa:.1f} - {pb:.1f} settled points a "
-          f"deal; pairs won twice {both}, split {len(rows) - both - lost}, lost twice {lost} "
+          f"{match.games} deals: won {match.wins[0]}, lost {match.wins[1]}, drawn {match.draws}: "
+          f"{match.score:.1%}, Elo {match.elo:+.0f} [{lo:+.0f}, {hi:+.0f}]; {pa:.1f} - {pb:.1f} "
+          f"settled points a deal; pairs won twice {both}, split "
+          f"{len(match.pairs) - both - lost}, lost twice {lost} "
           f"({WORLDS[0]} worlds peeked this run)")
 
 

@@ -51,7 +51,7 @@ def main() -> None:
         state = State.new_deal(rules, args.seed * 1000 + d, dealer=1)
         step = 0
         while not state.is_terminal():
-            if step % args.every == args.every - 1 and not state.observation(0).end_phase:
+            if step % args.every == args.every - 1 and not state.end_phase:
                 seat = state.current_player()
                 obs = state.observation(seat)
                 known = Counter(obs.opponent_known)
