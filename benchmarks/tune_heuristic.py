@@ -20,47 +20,57 @@ import time
 
 from bezique import Rules
 from bezique.agents.heuristic import HeuristicParams, HeuristicPolicy
+from bezique.agents.settled import is_settled, settled_value
 from bezique.state import State
 
-RULES = Rules.preset("bezique")
 
-
-def play_pair(args: tuple[int, HeuristicParams, HeuristicParams]) -> float:
-    """Points a deal of ``a`` less ``b``'s, averaged over both halves of deal ``seed``."""
-    seed, a, b = args
-    pa, pb = HeuristicPolicy(params=a), HeuristicPolicy(params=b)
+def play_pair(args: tuple[str, int, dict[str, object], dict[str, object]]) -> float:
+    """Points a deal of ``a`` less ``b``'s, averaged over both halves of deal ``seed``; in the
+    one-deal games (RULES.md 9.0.7) settled values, not points.  (The parameters travel as
+    dicts: a compiled build's frozen dataclass does not unpickle in a worker.)"""
+    variant, seed, a, b = args
+    rules = Rules.preset(variant)
+    pa = HeuristicPolicy(params=HeuristicParams(**a))  # type: ignore[arg-type]
+    pb = HeuristicPolicy(params=HeuristicParams(**b))  # type: ignore[arg-type]
     total = 0.0
     for half in (0, 1):
-        state = State.new_deal(RULES, seed, dealer=1)
+        state = State.new_deal(rules, seed, dealer=1)
         seats = (pa, pb) if half == 0 else (pb, pa)
         while not state.is_terminal():
             state.apply_action(seats[state.current_player()].choose(state))
         me = half
-        total += state.scores[me] - state.scores[1 - me]
+        if is_settled(rules):
+            total += settled_value(state, me)
+        else:
+            total += state.scores[me] - state.scores[1 - me]
     return total / 2
 
 
 def match(a: HeuristicParams, b: HeuristicParams, pairs: int, seed: int,
-          pool: multiprocessing.pool.Pool | None) -> tuple[float, float]:
+          pool: multiprocessing.pool.Pool | None, variant: str = "bezique"
+          ) -> tuple[float, float]:
     """(mean points a deal of ``a`` less ``b``, its standard error)."""
-    tasks = [(seed * 1_000_003 + i, a, b) for i in range(pairs)]
+    da, db = dataclasses.asdict(a), dataclasses.asdict(b)
+    tasks = [(variant, seed * 1_000_003 + i, da, db) for i in range(pairs)]
     diffs = pool.map(play_pair, tasks, chunksize=20) if pool else list(map(play_pair, tasks))
     return statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5
 
 
-def variants(p: HeuristicParams) -> list[tuple[str, HeuristicParams]]:
-    """Neighbours of ``p``: each number a little up and down."""
+def variants(p: HeuristicParams, step: float = 1.4) -> list[tuple[str, HeuristicParams]]:
+    """Neighbours of ``p``: each number a little up and down (by the factor ``step``, or
+    ``step`` times 5 points for a worth that may be 0 or negative)."""
     out = []
     for f in dataclasses.fields(p):
         v = getattr(p, f.name)
         if f.name == "complete":
-            for k in (0.7, 1.4):
+            for k in (1.0 / step, step):
                 new = tuple([v[0]] + [min(1.0, x * k) for x in v[1:]])
                 out.append((f"complete*{k}", dataclasses.replace(p, complete=new)))
             continue
         # a worth that may be 0 or negative moves by steps of 5 points; the others by factors
         additive = f.name == "lead_worth"
-        for x in ([v - 5.0, v + 5.0] if additive else [v * 0.7, v * 1.4]):
+        d = 5.0 * step / 1.4
+        for x in ([v - d, v + d] if additive else [v / step, v * step]):
             out.append((f"{f.name}={x:.3g}", dataclasses.replace(p, **{f.name: x})))
     return out
 
@@ -72,14 +82,19 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--z", type=float, default=2.0)
+    ap.add_argument("--step", type=float, default=1.4, help="factor a number moves by")
+    ap.add_argument("--variant", default="bezique",
+                    help="a two-seat preset; the one-deal games are tuned on settled values")
     args = ap.parse_args()
+    if Rules.preset(args.variant).nplayers != 2:
+        ap.error(f"{args.variant}: two seats only")
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     best = HeuristicParams()
     t0 = time.time()
     for rnd in range(args.rounds):
         improved = False
-        for name, cand in variants(best):
-            m, se = match(cand, best, args.pairs, args.seed + rnd, pool)
+        for name, cand in variants(best, args.step):
+            m, se = match(cand, best, args.pairs, args.seed + rnd, pool, args.variant)
             keep = m > args.z * se
             print(f"round {rnd + 1} {name:28s} {m:+7.1f} ± {se:4.1f}"
                   f"{'  kept' if keep else ''}  ({(time.time() - t0) / 60:.1f} min)", flush=True)
@@ -88,8 +103,9 @@ def main() -> None:
         if not improved:
             break
     base = HeuristicParams()
-    m, se = match(best, base, args.pairs, args.seed + 100, pool)
-    print(f"tuned vs defaults on fresh deals: {m:+.1f} ± {se:.1f} points a deal")
+    m, se = match(best, base, args.pairs, args.seed + 100, pool, args.variant)
+    print(f"tuned vs defaults on fresh deals: {m:+.1f} ± {se:.1f} "
+          f"{'settled points' if is_settled(Rules.preset(args.variant)) else 'points'} a deal")
     print(best)
 
 

@@ -146,6 +146,35 @@ def test_solver_plays_last_tricks_without_trumps_and_with_them() -> None:
         assert res.best in s.legal_action_strings() and res.ms < 5000
 
 
+def _no_trump_end(rules: Rules, seed: int) -> State:
+    """A deal played to the end phase with every declaring turn passed: no trumps fixed."""
+    s = State.new_deal(rules, seed=seed)
+    rng = random.Random(seed)
+    while not s.end_phase:
+        legal = s.legal_action_strings()
+        s.apply("pass" if "pass" in legal else rng.choice(legal))
+    return s
+
+
+@pytest.mark.parametrize("variant", PACKS)
+def test_heuristic_plays_an_end_phase_that_no_meld_gave_trumps(variant: str) -> None:
+    # (found by tuning the heuristic: its rules of thumb for the end phase, used above the
+    # solver's hand size and in the search's rollouts, led with a trump suit of -1 and crashed)
+    from bezique.agents.heuristic import HeuristicPolicy
+
+    rules = Rules.preset(variant)
+    for seed in range(2):
+        s = _no_trump_end(rules, seed)
+        assert s.trump < 0 and s.end_phase
+        policy = HeuristicPolicy(solver_cards=0)
+        agent = make_agent("heuristic", seed=seed)
+        while not s.is_terminal():
+            obs = s.observation(s.current_player())
+            assert agent.act(obs) in obs.legal
+            s.apply_action(policy.choose(s))
+        assert s.trump < 0
+
+
 def solve_hands(rules: Rules, trump: int, me: list[int], other: list[int]):  # type: ignore[no-untyped-def]
     from bezique.agents.endgame import solve_hands as sh
 

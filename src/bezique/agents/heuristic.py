@@ -471,7 +471,8 @@ class HeuristicPolicy:
 
             return min(legal, key=key)
         other = fold32(state.hand_masks[1 - seat])
-        opp_trumps = other >> (trump * 8) & 0xFF
+        # (no trumps when no marriage or sequence fixed them: RULES.md 9.0.2)
+        opp_trumps = other >> (trump * 8) & 0xFF if trump >= 0 else 0
 
         def lead_key(p: int) -> tuple[int, int, int]:
             c = p & 31
