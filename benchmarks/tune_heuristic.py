@@ -93,7 +93,9 @@ def main() -> None:
     t0 = time.time()
     for rnd in range(args.rounds):
         improved = False
-        for name, cand in variants(best, args.step):
+        for i in range(len(variants(best, args.step))):
+            # (each candidate a neighbour of the best so far, kept changes included)
+            name, cand = variants(best, args.step)[i]
             m, se = match(cand, best, args.pairs, args.seed + rnd, pool, args.variant)
             keep = m > args.z * se
             print(f"round {rnd + 1} {name:28s} {m:+7.1f} ± {se:4.1f}"
