@@ -21,6 +21,14 @@ the search with the variant's own evaluation weights against the classic ones::
     python benchmarks/compare_decisions.py search search:weights=classic --variant rubicon \
         --same-seed --deals 12 --orders 32 --cache /tmp/rubicon.pkl --every 50
 
+With ``--game`` the positions are near the target of a game (deals started at random game
+totals, only the decisions where a side could reach the target in the deal) and the oracle's
+value is the chance of winning the game (the deal played out as above, then the game decided
+by the rules or valued by :mod:`bezique.agents.game_value`'s table), e.g. playing for the game
+against playing for the deal::
+
+    python benchmarks/compare_decisions.py search search:game=0 --game --same-seed --deals 12
+
 With ``--same-seed`` both agents sample the same worlds, so two settings of the search differ
 only where the setting changes the choice: far less noise (``search`` against
 ``search:extend=1``: ± 0.2 a decision over 1,200 decisions, against ± 1.3 over 400 with
@@ -39,25 +47,36 @@ from pathlib import Path
 
 from bezique import Rules, State
 from bezique.agents import make_agent
+from bezique.agents.game_value import GameFrame, table_for
 from bezique.agents.heuristic import HeuristicPolicy
 from bezique.agents.search import Rollout, candidates
 from bezique.agents.settled import is_settled
 from bezique.observation import Observation
 
 
-def positions(rules: Rules, deals: int, seed: int) -> list[tuple[State, Observation]]:
+def positions(rules: Rules, deals: int, seed: int,
+              near: bool = False) -> list[tuple[State, Observation]]:
     """(real state, observation) at the search agent's real choices in ``deals`` deals against
-    the heuristic (the search sits in seat 0 and 1 in turn)."""
+    the heuristic (the search sits in seat 0 and 1 in turn).  With ``near``, each deal starts
+    with game totals drawn between 40% and 95% of the target for each side, and only the
+    decisions near it are kept (:meth:`GameFrame.of`: a side could reach the target in
+    this deal), as in the last deals of a game."""
     out = []
     for d in range(deals):
-        state = State.new_deal(rules, seed * 1000 + d, dealer=1)
+        totals = None
+        if near:
+            rng = random.Random(seed * 7919 + d)
+            totals = [rng.randint(int(0.4 * rules.target), int(0.95 * rules.target))
+                      for _ in range(2)]
+        state = State.new_deal(rules, seed * 1000 + d, dealer=1, totals=totals)
         seat = d % 2
         agents = {seat: make_agent("search", seed=d), 1 - seat: make_agent("heuristic", seed=d)}
         while not state.is_terminal():
             p = state.current_player()
             obs = state.observation(p)
-            if p == seat and len(candidates(obs)) > 1 and not (obs.stock == 0
-                                                                and obs.turnup is None):
+            if p == seat and len(candidates(obs)) > 1 and not (
+                    obs.stock == 0 and obs.turnup is None) and not (
+                    near and GameFrame.of(obs) is None):
                 out.append((state.clone(), obs))
             state.apply(agents[p].act(obs))
     return out
@@ -96,6 +115,10 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=0,
                     help="also print the running result every this many decisions (a run "
                          "stopped early keeps what it measured)")
+    ap.add_argument("--game", action="store_true",
+                    help="positions near the target of a game (deals started at random game "
+                         "totals), each action valued by the chance of winning the game "
+                         "(bezique, binocle)")
     ap.add_argument("--same-seed", action="store_true",
                     help="give both agents the same seed, so that they differ only where their "
                          "options make them (e.g. search:extend=4 against search:extend=1)")
@@ -105,7 +128,7 @@ def main() -> None:
         with args.cache.open("rb") as f:
             found = pickle.load(f)
     else:
-        found = positions(Rules.preset(args.variant), args.deals, args.seed)
+        found = positions(Rules.preset(args.variant), args.deals, args.seed, args.game)
         if args.cache is not None:
             with args.cache.open("wb") as f:
                 pickle.dump(found, f)
@@ -114,6 +137,12 @@ def main() -> None:
                          f"{args.variant}")
     pos = [(s, o) for s, o in found if args.min_stock <= o.stock <= args.max_stock]
     roll = Rollout(HeuristicPolicy(solver_cards=0), solver_cards=8, solver_nodes=200_000)
+    rules = Rules.preset(args.variant)
+    if args.game:  # the chance of winning the game (a slope of 1: probabilities, not points)
+        if is_settled(rules) or rules.nplayers != 2:
+            raise SystemExit(f"--game: {args.variant} has no game of several deals to win")
+        roll.game = GameFrame(table_for(rules), 1.0)
+    scale = 100.0 if args.game else 1.0  # (the chance of winning in percentage points)
     gains: list[float] = []
     by_phase: dict[str, list[float]] = collections.defaultdict(list)
     for i, (state, obs) in enumerate(pos):
@@ -126,14 +155,16 @@ def main() -> None:
         if a == b:
             gains.append(0.0)
             continue
-        g = (oracle(state, a, obs.seat, args.orders, i, roll)
-             - oracle(state, b, obs.seat, args.orders, i, roll))
+        g = scale * (oracle(state, a, obs.seat, args.orders, i, roll)
+                     - oracle(state, b, obs.seat, args.orders, i, roll))
         gains.append(g)
         by_phase[obs.phase].append(g)
     mean = statistics.mean(gains)
     se = statistics.stdev(gains) / len(gains) ** 0.5
     differ = sum(len(v) for v in by_phase.values())
-    unit = "settled points" if is_settled(Rules.preset(args.variant)) else "points"
+    unit = "settled points" if is_settled(rules) else "points"
+    if args.game:
+        unit = "percentage points of games won"
     print(f"{args.a} vs {args.b} ({args.variant}): {mean:+.2f} ± {se:.2f} {unit} a decision "
           f"over {len(gains)} decisions; {differ} differ "
           + " ".join(f"({k}: {len(v)}, {sum(v):+.0f})" for k, v in sorted(by_phase.items()))

@@ -167,12 +167,52 @@ def test_heuristic_plays_an_end_phase_that_no_meld_gave_trumps(variant: str) -> 
         s = _no_trump_end(rules, seed)
         assert s.trump < 0 and s.end_phase
         policy = HeuristicPolicy(solver_cards=0)
-        agent = make_agent("heuristic", seed=seed)
+        # the agents too: the heuristic's exact last tricks, the search's solver and rollouts
+        agents = [make_agent(spec, seed=seed) for spec in (
+            "heuristic", "search:samples=2", "search:samples=2,solver_cards=0")]
         while not s.is_terminal():
             obs = s.observation(s.current_player())
-            assert agent.act(obs) in obs.legal
+            for agent in agents:
+                assert agent.act(obs) in obs.legal
             s.apply_action(policy.choose(s))
         assert s.trump < 0
+
+
+def test_rollout_own_plays_the_searchs_later_moves_by_the_variants_tuned_numbers() -> None:
+    from bezique.agents.heuristic import TUNED, HeuristicParams, HeuristicPolicy, tuned_params
+    from bezique.agents.rollout import Rollout
+
+    # Rubicon has numbers of its own; a game without them falls back on the classic tuning
+    assert tuned_params("rubicon") not in (TUNED, HeuristicParams())
+    assert tuned_params("eightpack") is TUNED
+    rules = Rules.preset("rubicon")
+    s = State.new_deal(rules, seed=4)
+    rng = random.Random(4)
+    for _ in range(30):
+        s.apply_action(rng.choice(s.legal_actions()))
+    seat = s.current_player()
+    club = HeuristicPolicy(solver_cards=0)
+    mine = HeuristicPolicy(solver_cards=0, params=tuned_params("rubicon"))
+
+    def played(own: HeuristicPolicy) -> list[tuple[int, int]]:
+        """The rest of the deal with the seat's moves by ``own``, the other's by the club's."""
+        t = s.clone()
+        while not t.is_terminal():
+            t.apply_action((own if t.turn == seat else club).choose(t))
+        return t.history()
+
+    # the rollout plays the deal out (no solver) and leaves its moves in the state it is given
+    roll = Rollout(club, solver_cards=0)
+    roll.own = mine
+    t = s.clone()
+    roll.value(t, seat)
+    assert t.history() == played(mine) != played(club)
+    # the search with it: a legal choice, the same for two deals the seat cannot tell apart
+    obs = s.observation(seat)
+    twin = WorldSampler(obs).sample(random.Random(9))
+    a = make_agent("search:samples=4,rollout=own", seed=3).act(obs)
+    b = make_agent("search:samples=4,rollout=own", seed=3).act(twin.observation(seat))
+    assert a == b and a in obs.legal
 
 
 def solve_hands(rules: Rules, trump: int, me: list[int], other: list[int]):  # type: ignore[no-untyped-def]

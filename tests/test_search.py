@@ -36,7 +36,7 @@ def test_choice_does_not_change_when_the_hidden_cards_change() -> None:
         # also with the opponent model (its chain reads only the observation) and the tuned
         # rollout policy
         for spec in ("search:samples=3", "search:samples=3,model=0.8",
-                     "search:samples=3,rollout=tuned"):
+                     "search:samples=3,rollout=tuned", "search:samples=3,rollout=own"):
             a = make_agent(spec, seed=11).act(obs)
             b = make_agent(spec, seed=11).act(other.observation(seat))
             assert a == b and a in obs.legal, spec

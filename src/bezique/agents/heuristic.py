@@ -86,6 +86,22 @@ _NCOMP = 9
 TUNED = HeuristicParams(complete=(1.0, 0.35, 0.14, 0.049, 0.014, 0.007, 0.0, 0.0, 0.0),
                         meld_weight=0.7)
 
+# ... and for the one-deal games, by ``benchmarks/tune_heuristic.py --variant V`` (self-play
+# against the defaults in settled values; see benchmarks/STRENGTH.md): a variant's own numbers
+TUNED_VARIANTS: dict[str, HeuristicParams] = {
+    "rubicon": HeuristicParams(complete=(1.0, 0.3125, 0.125, 0.04375, 0.0125, 0.00625, 0.0,
+                                         0.0, 0.0)),
+}
+
+
+def tuned_params(variant: str) -> HeuristicParams:
+    """The tuned numbers for ``variant`` (a preset's name): its own, else :data:`TUNED`.
+
+    >>> tuned_params("bezique") is TUNED
+    True
+    """
+    return TUNED_VARIANTS.get(variant, TUNED)
+
 
 def _comp_row(params: HeuristicParams, stock: int) -> list[float]:
     """Completion chances with ``stock`` cards left: ``complete`` scaled down for a short
@@ -524,4 +540,5 @@ def _make_heuristic(seed: int | None = None, solver_cards: int = 8) -> Heuristic
     return HeuristicAgent(seed, solver_cards)
 
 
-__all__ = ["TUNED", "HeuristicAgent", "HeuristicParams", "HeuristicPolicy"]
+__all__ = ["TUNED", "TUNED_VARIANTS", "HeuristicAgent", "HeuristicParams", "HeuristicPolicy",
+           "tuned_params"]

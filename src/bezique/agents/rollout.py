@@ -130,6 +130,8 @@ class Rollout:
                  rng: random.Random | None = None, learned: bool = True,
                  value: Callable[[State, int], float] | None = None) -> None:
         self.policy = policy
+        # the root seat's own later moves, when they are not ``policy``'s (None: they are)
+        self.own: HeuristicPolicy | None = None
         self.evaluate: Callable[[State, int], float] = (
             value if value is not None else learned_evaluate if learned else evaluate)
         self.solver_cards = solver_cards
@@ -157,6 +159,7 @@ class Rollout:
         ``horizon``, play only that many more tricks and add :func:`evaluate` there.  With a
         :attr:`game` frame, the chance of winning the game instead, divided by its slope."""
         policy = self.policy
+        own = self.own if self.own is not None else policy
         stop = state.trick_count + horizon if horizon else 1 << 30
         settled = is_settled(state.rules)  # a one-deal game: valued by its settlement
         game = self.game
@@ -175,7 +178,10 @@ class Rollout:
                 exact = self._solve_rest(state, seat, settled)
                 if exact is not None:
                     return exact
-            a = self.rng.choice(state.legal_actions()) if self.use_random else policy.choose(state)
+            if self.use_random:
+                a = self.rng.choice(state.legal_actions())
+            else:
+                a = (own if state.turn == seat else policy).choose(state)
             state.apply_action(a)
         if settled:
             return self._settled(state.rules, settled_value(state, seat))

@@ -48,9 +48,11 @@ finish within its node budget (the 12- and 15-card ends of Six- and Eight-pack a
 the heuristic until then).
 
 Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
-``rollout`` = ``heuristic`` (default), ``tuned`` (the heuristic with the numbers
-``benchmarks/tune_heuristic.py`` found, :data:`~bezique.agents.heuristic.TUNED`) or ``random``
-(weak and fast, for tests); ``horizon``, ``full_below``, ``prior``, ``confidence``,
+``rollout`` = ``heuristic`` (default), ``tuned`` (for both seats, the heuristic with the numbers
+``benchmarks/tune_heuristic.py`` found: the variant's own,
+:data:`~bezique.agents.heuristic.TUNED_VARIANTS`, else :data:`~bezique.agents.heuristic.TUNED`;
+they also choose the action with the head start), ``own`` (those numbers for the search's own
+seat only, the other seat played by the heuristic) or ``random`` (weak and fast, for tests); ``horizon``, ``full_below``, ``prior``, ``confidence``,
 ``evaluation`` as above; ``infer``: how strongly worlds are discounted in which the opponent
 passed up points; ``model``: how strongly worlds are discounted in which the opponent's plays
 differ from the heuristic's (0, off, by default: it did not measurably help, see
@@ -69,7 +71,9 @@ its measured speed, and with no world finished the heuristic's choice is played)
 or ``win``: every leaf valued by the chance of winning the deal, not its settled size
 (:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``wait=1`` keeps passing a
 declaring turn among the candidates while no trumps are fixed (Rubicon, Six- and Eight-pack:
-waiting for a better trump suit than the first marriage's); ``head=policy`` gives the
+waiting for a better trump suit than the first marriage's); ``game=0`` values every leaf
+by the deal's points even near the target (not playing for the game; for comparisons,
+``benchmarks/compare_decisions.py --game``); ``head=policy`` gives the
 head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
@@ -92,7 +96,7 @@ from ..state import State
 from .base import register_agent
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
-from .heuristic import TUNED, HeuristicPolicy
+from .heuristic import HeuristicPolicy, tuned_params
 from .rollout import (
     MIN_NODES,
     RATE_SAFETY,
@@ -160,13 +164,14 @@ class SearchAgent:
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid", wait: int = 0) -> None:
+                 settle: str = "grid", wait: int = 0, game: int = 1) -> None:
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise OptionError(
                 f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
             )
-        if rollout not in ("heuristic", "tuned", "random"):
-            raise OptionError(f"rollout must be heuristic, tuned or random, not {rollout!r}")
+        if rollout not in ("heuristic", "tuned", "own", "random"):
+            raise OptionError(f"rollout must be heuristic, tuned, own or random, not "
+                              f"{rollout!r:.40}")
         if evaluation not in ("learned", "simple", "net", "blend"):
             raise OptionError(f"evaluation must be learned, simple, net or blend, not "
                               f"{evaluation!r}")
@@ -197,6 +202,9 @@ class SearchAgent:
         if wait not in (0, 1):
             raise OptionError(f"wait must be 0 or 1, not {wait!r:.40}")
         self.wait = bool(wait)
+        if game not in (0, 1):
+            raise OptionError(f"game must be 0 or 1, not {game!r:.40}")
+        self.play_for_game = bool(game)
         if head not in ("heuristic", "policy"):
             raise OptionError(f"head must be heuristic or policy, not {head!r}")
         # the learned policy's scores (a callable: the compiled build needs no type of
@@ -213,8 +221,12 @@ class SearchAgent:
         self.sample_s = 0.0  # seconds a world takes to sample (a moving average)
         self.world_s = 0.0  # seconds a world takes to sample and roll out (a moving average)
         self.late_s = 0.0  # how late decisions finish past their planned end (a moving average)
-        self.policy = HeuristicPolicy(solver_cards=0,
-                                      params=TUNED if rollout == "tuned" else None)
+        self.policy = HeuristicPolicy(solver_cards=0)
+        # rollout=tuned / own: the variant's tuned numbers (heuristic.tuned_params) for both
+        # seats, or for the search's own seat only; a policy per variant, made when first met
+        self.tuned = rollout in ("tuned", "own")
+        self.own_only = rollout == "own"
+        self._tuned: dict[str, HeuristicPolicy] = {}
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned",
@@ -362,12 +374,17 @@ class SearchAgent:
         # (in the multi-pack games the quick "could have declared" test is too often true
         # for the inference to tell worlds apart: it only slows the sampling)
         infer = 0.0 if is_settled(obs.rules) else self.infer
+        # the search's own sound play: the heuristic, or with rollout=tuned / own the variant's
+        # tuned numbers (its head start, and its later moves in the rollouts)
+        mine = self._own_policy(obs.rules.variant)
+        self.rollout.policy = self.policy if self.own_only else mine
+        self.rollout.own = mine if self.own_only else None
         sampler = WorldSampler(obs, infer, self.model,
                                HeuristicPolicy(solver_cards=0) if self.model else None)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
         # near the target: play for the game (None far from it: the deal's point margin)
-        self.rollout.game = GameFrame.of(obs)
+        self.rollout.game = GameFrame.of(obs) if self.play_for_game else None
         values: dict[str, list[float]] = {t: [] for t in legal}
         # near the end of the stock the deal is played out (and solved); before, a few tricks
         # and the evaluation, which is far less noisy than the chaos of a whole deal
@@ -397,7 +414,7 @@ class SearchAgent:
         # the heuristic's own choice gets a head start: a noisy estimate must beat it by
         # ``prior`` points, and by ``confidence`` standard errors of the paired differences
         # (the same worlds), before the search departs from sound play
-        pick = first.action_to_string(self.policy.choose(first)) if first is not None else ""
+        pick = first.action_to_string(mine.choose(first)) if first is not None else ""
         if self.head is not None:  # head=policy: the learned policy's top action instead
             scores = self.head(obs)
             pick = max(zip(scores, obs.legal, strict=True))[1]
@@ -436,6 +453,17 @@ class SearchAgent:
         full = [t for t in values if len(values[t]) == self.last_worlds]
         rival = _rival({t: means[t] for t in full}, pick)
         return (rival if self._departs(*_gain(values, pick, rival)) else pick), means
+
+    def _own_policy(self, variant: str) -> HeuristicPolicy:
+        """The policy of the search's own sound play in ``variant``: the heuristic, or with
+        ``rollout=tuned`` / ``own`` one with the variant's tuned numbers."""
+        if not self.tuned:
+            return self.policy
+        policy = self._tuned.get(variant)
+        if policy is None:
+            policy = self._tuned[variant] = HeuristicPolicy(solver_cards=0,
+                                                            params=tuned_params(variant))
+        return policy
 
     def _sample(self, sampler: WorldSampler, rng: random.Random, deadline: float) -> State:
         """A world from ``sampler`` (past ``deadline``, the likeliest it has tried), timed
@@ -522,7 +550,7 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "heu
                  confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid", wait: int = 0) -> SearchAgent:
+                 settle: str = "grid", wait: int = 0, game: int = 1) -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
                        evaluation, confidence, infer, ms, model, extend, extend_below, head,
-                       weights, settle, wait)
+                       weights, settle, wait, game)
