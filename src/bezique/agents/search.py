@@ -52,13 +52,14 @@ Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed`
 ``benchmarks/tune_heuristic.py`` found: the variant's own,
 :data:`~bezique.agents.heuristic.TUNED_VARIANTS`, else :data:`~bezique.agents.heuristic.TUNED`;
 they also choose the action with the head start), ``own`` (those numbers for the search's own
-seat only, the other seat played by the heuristic) or ``random`` (weak and fast, for tests); ``horizon``, ``full_below``, ``prior``, ``confidence``,
-``evaluation`` as above; ``infer``: how strongly worlds are discounted in which the opponent
-passed up points; ``model``: how strongly worlds are discounted in which the opponent's plays
-differ from the heuristic's (0, off, by default: it did not measurably help, see
-``benchmarks/STRENGTH.md``, and its Metropolis chain mixes slowly, so that 60 worlds hold only
-about ten distinct hidden hands, ``benchmarks/world_quality.py``; both in
-:class:`~bezique.agents.sampling.WorldSampler`);
+seat only, the other seat played by the heuristic; neither gained in Rubicon's arena, see
+``benchmarks/STRENGTH.md``) or ``random`` (weak and fast, for tests); ``horizon``,
+``full_below``, ``prior``, ``confidence``, ``evaluation`` as above; ``infer``: how strongly
+worlds are discounted in which the opponent passed up points; ``model``: how strongly worlds
+are discounted in which the opponent's plays differ from the heuristic's (0, off, by default:
+it did not measurably help, see ``benchmarks/STRENGTH.md``, and its Metropolis chain mixes
+slowly, so that 60 worlds hold only about ten distinct hidden hands,
+``benchmarks/world_quality.py``; both in :class:`~bezique.agents.sampling.WorldSampler`);
 ``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
 solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
 of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``;
