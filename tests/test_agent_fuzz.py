@@ -3,7 +3,9 @@
 A deal is played by a random mover that passes a declaring turn with a drawn probability (so
 that deals arise in which no meld fixes trumps, or few melds are declared at all: positions the
 agents' own self-play never reaches), and at every few decisions the heuristic and a small search
-must each choose, from the seat's observation, an action that is legal there.  (Found this way:
+must each choose, from the seat's observation, an action that is legal there, and the hints'
+reasons for the heuristic's move (:func:`~bezique.agents.explain.explain`, the hints' "why")
+must come out as words.  (Found this way:
 the heuristic's end-phase rules of thumb crashed in a Rubicon end with no trumps fixed.)  A few
 deals a preset in the normal run, many more under ``pytest -m slow``.
 """
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 from bezique import Rules, State
 from bezique.agents import make_agent
+from bezique.agents.explain import explain
 from bezique.rules import PRESETS
 
 AGENTS = ("heuristic", "search:samples=2", "search:samples=2,solver_cards=0")
@@ -36,6 +39,9 @@ def _check_deal(variant: str, seed: int, pass_share: float, every: int) -> None:
             for spec, agent in zip(AGENTS, agents, strict=True):
                 text = agent.act(obs)
                 assert text in legal, (variant, seed, spec, text)
+                if spec == "heuristic":  # the hint, in words (none for some actions)
+                    why = explain(obs, text)
+                    assert all(isinstance(w, str) and w for w in why), (variant, text, why)
         if "pass" in legal and rng.random() < pass_share:
             state.apply("pass")
         else:
@@ -53,7 +59,7 @@ def test_agents_answer_positions_of_random_deals(variant: str, seed: int,
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(PRESETS))
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), pass_share=st.floats(0.0, 1.0))
 def test_agents_answer_positions_of_many_random_deals(variant: str, seed: int,
                                                       pass_share: float) -> None:

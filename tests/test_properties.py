@@ -346,13 +346,29 @@ def rebuild(state: State, seat: int, rng: random.Random) -> State:
 PUBLIC_FACTS = ("turnup_dealt", "end_phase", "tricks_played", "brisques", "known_to_opponent")
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(rules=rules_st, seed=seeds, cut=st.floats(0, 1), seat=st.sampled_from([0, 1]))
 def test_observation_does_not_depend_on_unseen_cards(
     rules: Rules, seed: int, cut: float, seat: int
 ) -> None:
     """Shuffling what a seat has not seen (the other hand's unknown cards, the stock) and
     replaying the same action texts gives that seat the same observation at every step."""
+    _check_unseen_shuffle(rules, seed, cut, seat)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(rules=rules_st, seed=seeds, cut=st.floats(0, 1), seat=st.sampled_from([0, 1]))
+def test_observation_does_not_depend_on_unseen_cards_many(
+    rules: Rules, seed: int, cut: float, seat: int
+) -> None:
+    """The same as above over five times the examples (CI runs it with ``-m slow``)."""
+    _check_unseen_shuffle(rules, seed, cut, seat)
+
+
+def _check_unseen_shuffle(rules: Rules, seed: int, cut: float, seat: int) -> None:
+    """The seat's observation is the same, step by step, in a world that shuffles what it has
+    not seen, and names none of the other hand's concealed cards."""
     state = play(rules, seed, int(cut * 100))
     history = [text for _, text in state.history_strings()]
     rng = random.Random(seed ^ 0xA5A5)
