@@ -377,3 +377,23 @@ def test_every_seat_sees_the_duels_as_two_card_tricks() -> None:
         assert len(tricks) == s.tricks_played == 40
         assert [len(t.cards) for t in tricks] == [4] * 24 + [2] * 16
         assert [t.winner for t in tricks] == winners
+
+
+def test_hint_reasons_read_a_meld_with_the_partners_card() -> None:
+    # (found by tests/test_agent_fuzz.py: "KH+" was read as a card name and the hint failed)
+    from bezique.agents.explain import explain
+
+    rules = Rules.preset("bezique4")
+    for seed in range(100):
+        s = State.new_deal(rules, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_action_strings()
+            partners = [t for t in legal if t.startswith("meld") and "+" in t]
+            if partners:
+                why = explain(s.observation(s.current_player()), partners[0])
+                assert why and all(isinstance(w, str) and w for w in why)
+                assert "scores" in why[0]
+                return
+            s.apply(rng.choice(legal))
+    raise AssertionError("no meld with a partner's card in 100 random deals")

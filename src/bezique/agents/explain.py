@@ -31,7 +31,9 @@ _CHANCE = (1.0, 0.5, 0.2)
 
 
 def _cards(action: str) -> list[int]:
-    return [parse_card(tok.split("*")[0]) for tok in action.split()[1:]]
+    """The cards an action text names, without their marks: ``QS*`` (a shown copy), ``QS*2``,
+    and at a four-handed table ``KH+`` (the partner's shown copy, RULES.md 9.5)."""
+    return [parse_card(tok.split("*")[0].split("+")[0]) for tok in action.split()[1:]]
 
 
 def _counts(cards: list[int]) -> list[int]:
