@@ -379,10 +379,9 @@ def test_every_seat_sees_the_duels_as_two_card_tricks() -> None:
         assert [t.winner for t in tricks] == winners
 
 
-def test_hint_reasons_read_a_meld_with_the_partners_card() -> None:
-    # (found by tests/test_agent_fuzz.py: "KH+" was read as a card name and the hint failed)
-    from bezique.agents.explain import explain
-
+def _partner_meld() -> tuple[State, str]:
+    """A position of a random four-handed deal where a meld with the partner's card is legal,
+    and that meld."""
     rules = Rules.preset("bezique4")
     for seed in range(100):
         s = State.new_deal(rules, seed=seed)
@@ -391,9 +390,26 @@ def test_hint_reasons_read_a_meld_with_the_partners_card() -> None:
             legal = s.legal_action_strings()
             partners = [t for t in legal if t.startswith("meld") and "+" in t]
             if partners:
-                why = explain(s.observation(s.current_player()), partners[0])
-                assert why and all(isinstance(w, str) and w for w in why)
-                assert "scores" in why[0]
-                return
+                return s, partners[0]
             s.apply(rng.choice(legal))
     raise AssertionError("no meld with a partner's card in 100 random deals")
+
+
+def test_hint_reasons_read_a_meld_with_the_partners_card() -> None:
+    # (found by tests/test_agent_fuzz.py: "KH+" was read as a card name and the hint failed)
+    from bezique.agents.explain import explain
+
+    s, meld = _partner_meld()
+    why = explain(s.observation(s.current_player()), meld)
+    assert why and all(isinstance(w, str) and w for w in why)
+    assert "scores" in why[0]
+
+
+def test_web_table_log_tells_a_meld_with_the_partners_card() -> None:
+    # (the same misreading in the browser's table log, found in review: the view failed)
+    from bezique.web.views import _log
+
+    s, meld = _partner_meld()
+    s.apply(meld)
+    line = _log(s.observation(0), ["A", "B", "C", "D"])[-1]
+    assert "declared" in str(line) and "+" in str(line)

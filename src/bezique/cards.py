@@ -97,6 +97,20 @@ def parse_card(text: str) -> int:
     return make_card(RANKS.index(t[0]), SUITS.index(t[1]))
 
 
+def split_token(token: str) -> tuple[int, str]:
+    """The card an action's card token names, and the token's mark: ``""`` (a concealed card),
+    ``"*"`` or ``"*2"`` (the seat's own shown copy, RULES.md 3.4), ``"+"`` (at a four-handed
+    table, the partner's shown copy, RULES.md 9.5).
+
+    >>> [(card_name(c), mark) for c, mark in map(split_token, ("QS", "QS*2", "KH+"))]
+    [('QS', ''), ('QS', '*2'), ('KH', '+')]
+    """
+    cut = min((i for i in (token.find("*"), token.find("+")) if i >= 0), default=-1)
+    if cut < 0:
+        return parse_card(token), ""
+    return parse_card(token[:cut]), token[cut:]
+
+
 def card_name(card: int) -> str:
     """Canonical text of a card (or physical card): rank letter then suit letter, e.g. ``TD``."""
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]

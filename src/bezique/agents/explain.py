@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import RANK_NAMES, card_symbol, make_card, parse_card, rank_of, suit_of
+from ..cards import RANK_NAMES, card_symbol, make_card, rank_of, split_token, suit_of
 from ..observation import Observation
 from .heuristic import HeuristicPolicy
 from .sampling import SamplingError, WorldSampler
@@ -31,9 +31,8 @@ _CHANCE = (1.0, 0.5, 0.2)
 
 
 def _cards(action: str) -> list[int]:
-    """The cards an action text names, without their marks: ``QS*`` (a shown copy), ``QS*2``,
-    and at a four-handed table ``KH+`` (the partner's shown copy, RULES.md 9.5)."""
-    return [parse_card(tok.split("*")[0].split("+")[0]) for tok in action.split()[1:]]
+    """The cards an action text names, without their marks (:func:`split_token`)."""
+    return [split_token(tok)[0] for tok in action.split()[1:]]
 
 
 def _counts(cards: list[int]) -> list[int]:
@@ -213,7 +212,7 @@ def explain(obs: Observation, action: str) -> list[str]:
     first; an empty list when there is nothing useful to say."""
     verb, _, rest = action.partition(" ")
     if verb == "play" and rest:
-        return _play(obs, parse_card(rest.split("*")[0]))
+        return _play(obs, split_token(rest)[0])
     if verb in ("meld", "exchange", "seven", "pass"):
         return _declare(obs, action)
     return []

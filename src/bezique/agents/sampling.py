@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from ..cards import bit_list, card_of, make_card, parse_card, rank_of, suit_of
+from ..cards import bit_list, card_of, make_card, rank_of, split_token, suit_of
 from ..deal import assumed_cut
 from ..errors import BeziqueError
 from ..observation import Observation
@@ -51,10 +51,8 @@ class SamplingError(BeziqueError):
 
 def _card(token: str) -> tuple[int, bool]:
     """The card of an action token and whether it names a shown copy (``QS*``, ``QS*2``)."""
-    star = token.find("*")
-    if star >= 0:
-        return parse_card(token[:star]), True
-    return parse_card(token), False
+    card, mark = split_token(token)
+    return card, bool(mark)
 
 
 class _Plan:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ..cards import bit_list, card_of, make_card, parse_card
+from ..cards import bit_list, card_of, make_card, split_token
 from ..errors import BeziqueError
 from ..observation import Observation
 from ..state import State
@@ -51,10 +51,8 @@ _TRIES = 300
 def _token(token: str) -> tuple[int, str]:
     """The card of an action token and its mark: ``""`` (concealed), ``"*"`` (the seat's own
     shown copy) or ``"+"`` (the partner's shown copy)."""
-    for i, ch in enumerate(token):
-        if ch in "*+":
-            return parse_card(token[:i]), ch
-    return parse_card(token), ""
+    card, mark = split_token(token)
+    return card, mark[:1]
 
 
 class TablePlan:

@@ -13,7 +13,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import SUIT_SYMBOLS, card_name, card_symbol, make_card, parse_card
+from ..cards import SUIT_SYMBOLS, card_name, card_symbol, make_card, split_token
 from ..observation import Observation
 from ..state import State
 from .session import NAMES, Session
@@ -24,9 +24,8 @@ from .words import seat_names
 def token_text(token: str) -> str:
     """``QS*`` -> ``Q♠*``, ``QS+`` -> ``Q♠+`` (the partner's shown card): a card token of an
     action for people."""
-    cut = min((i for i in (token.find("*"), token.find("+")) if i >= 0), default=-1)
-    base, tail = (token, "") if cut < 0 else (token[:cut], token[cut:])
-    return card_symbol(parse_card(base)) + tail
+    card, mark = split_token(token)
+    return card_symbol(card) + mark
 
 
 VARIANT_TITLES = {"bezique": "Bezique", "binocle": "Binocle", "rubicon": "Rubicon",

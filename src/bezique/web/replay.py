@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import SUITS, card_name, parse_card
+from ..cards import SUITS, card_name, split_token
 from ..record import parse_record, replay_deals
 from ..state import State
 from .live import LiveGame
@@ -40,7 +40,7 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
             state.apply(text)
             played = []
             if state.tricks_played > before:  # this play completed a trick: show both cards
-                played = [*lead, parse_card(text.split()[1].split("*")[0])]
+                played = [*lead, split_token(text.split()[1])[0]]
             frames.append(_frame(state, player, text, played))
         out.append({"dealer": d.dealer, "trump": SUITS[state.trump], "frames": frames})
         totals = done[i].state.game_scores

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import RANK_NAMES, SUITS, card_name, card_symbol, parse_card, rank_of, suit_of
+from ..cards import RANK_NAMES, SUITS, card_name, card_symbol, rank_of, split_token, suit_of
 from ..game import Game
 from ..observation import Observation
 from ..rules import Rules
@@ -29,7 +29,7 @@ def display_key(card: int) -> tuple[int, int]:
 
 def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]:
     """The cards, name and points of a ``meld ...`` action text."""
-    cards = [parse_card(tok.split("*")[0]) for tok in text.split()[1:]]
+    cards = [split_token(tok)[0] for tok in text.split()[1:]]
     kind = rules.classify(cards, trump)
     return (cards, kind.name, kind.points) if kind else (cards, "meld", 0)
 
@@ -44,7 +44,7 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
         who = "You" if seat == obs.seat else names[seat]
         verb, _, rest = text.partition(" ")
         if verb == "play":
-            card = card_symbol(parse_card(rest.split("*")[0]))
+            card = card_symbol(split_token(rest)[0])
             line = f"{who} {'led' if plays % 2 == 0 else 'played'} {card}"
             plays += 1
         elif verb == "meld":
