@@ -19,7 +19,7 @@ import statistics
 import time
 
 from bezique import Rules
-from bezique.agents.heuristic import HeuristicParams, HeuristicPolicy
+from bezique.agents.heuristic import HeuristicParams, HeuristicPolicy, tuned_params
 from bezique.agents.settled import is_settled, settled_value
 from bezique.state import State
 
@@ -56,9 +56,13 @@ def match(a: HeuristicParams, b: HeuristicParams, pairs: int, seed: int,
     return statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5
 
 
+# the numbers that may be 0 or negative, and the step they move by (at ``--step 1.4``)
+_ADDITIVE = {"lead_worth": 5.0, "lead_points": 0.25}
+
+
 def variants(p: HeuristicParams, step: float = 1.4) -> list[tuple[str, HeuristicParams]]:
-    """Neighbours of ``p``: each number a little up and down (by the factor ``step``, or
-    ``step`` times 5 points for a worth that may be 0 or negative)."""
+    """Neighbours of ``p``: each number a little up and down (by the factor ``step``, or for
+    a number that may be 0 or negative by its :data:`_ADDITIVE` unit times ``step`` / 1.4)."""
     out = []
     for f in dataclasses.fields(p):
         v = getattr(p, f.name)
@@ -67,10 +71,11 @@ def variants(p: HeuristicParams, step: float = 1.4) -> list[tuple[str, Heuristic
                 new = tuple([v[0]] + [min(1.0, x * k) for x in v[1:]])
                 out.append((f"complete*{k}", dataclasses.replace(p, complete=new)))
             continue
-        # a worth that may be 0 or negative moves by steps of 5 points; the others by factors
-        additive = f.name == "lead_worth"
-        d = 5.0 * step / 1.4
-        for x in ([v - d, v + d] if additive else [v / step, v * step]):
+        # a worth that may be 0 or negative moves by steps (5 points, a quarter of a card's
+        # points); the others by factors
+        unit = _ADDITIVE.get(f.name)
+        d = (unit or 0.0) * step / 1.4
+        for x in ([v - d, v + d] if unit else [v / step, v * step]):
             out.append((f"{f.name}={x:.3g}", dataclasses.replace(p, **{f.name: x})))
     return out
 
@@ -85,11 +90,13 @@ def main() -> None:
     ap.add_argument("--step", type=float, default=1.4, help="factor a number moves by")
     ap.add_argument("--variant", default="bezique",
                     help="a two-seat preset; the one-deal games are tuned on settled values")
+    ap.add_argument("--start", choices=("defaults", "tuned"), default="defaults",
+                    help="begin from the club defaults or from the variant's tuned numbers")
     args = ap.parse_args()
     if Rules.preset(args.variant).nplayers != 2:
         ap.error(f"{args.variant}: two seats only")
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
-    best = HeuristicParams()
+    best = tuned_params(args.variant) if args.start == "tuned" else HeuristicParams()
     t0 = time.time()
     for rnd in range(args.rounds):
         improved = False

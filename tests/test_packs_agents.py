@@ -29,6 +29,8 @@ from bezique.agents.settled import (
 from bezique.arena import play_deal, run_match
 from bezique.cards import JACK, KING, QUEEN, card_name
 from bezique.errors import BeziqueError
+from bezique.observation import Observation
+from bezique.state import LEAD
 from bezique.worlds import resample_from_infostate
 
 PACKS = ("rubicon", "sixpack", "eightpack")
@@ -213,6 +215,64 @@ def test_rollout_own_plays_the_searchs_later_moves_by_the_variants_tuned_numbers
     a = make_agent("search:samples=4,rollout=own", seed=3).act(obs)
     b = make_agent("search:samples=4,rollout=own", seed=3).act(twin.observation(seat))
     assert a == b and a in obs.legal
+
+
+def test_the_default_search_plays_its_own_moves_by_the_variants_numbers_where_it_has_them(
+) -> None:
+    """``rollout=auto`` (the default) is ``own`` in Rubicon, which has numbers of its own, and
+    ``heuristic`` in the games without: the same averages over the same worlds."""
+    from bezique.agents.search import SearchAgent
+
+    assert SearchAgent().mode("rubicon") == "own"
+    assert SearchAgent().mode("sixpack") == SearchAgent().mode("bezique") == "heuristic"
+    assert SearchAgent(rollout="tuned").mode("rubicon") == "tuned"
+    for variant, same, other in (("rubicon", "own", "heuristic"),
+                                 ("bezique", "heuristic", "own")):
+        s = State.new_deal(Rules.preset(variant), seed=6)
+        rng = random.Random(6)
+        while len(s.legal_actions()) < 4 or s.phase_id != LEAD:
+            s.apply_action(rng.choice(s.legal_actions()))
+        obs = s.observation(s.current_player())
+
+        def means(rollout: str, obs: Observation = obs) -> dict[str, float]:
+            return SearchAgent(seed=2, samples=6, rollout=rollout).evaluate(obs)[1]
+
+        assert means("auto") == means(same)
+        if variant == "rubicon":  # (Rubicon's numbers play otherwise than the club's)
+            assert means("auto") != means(other)
+
+
+def test_lead_points_weigh_a_leads_brisques_and_nothing_else() -> None:
+    """Rubicon's tuned numbers lead as if brisques were worth nothing (they count only when
+    they decide, RULES.md 9.0.7): the choice changes only on leads, and there towards the
+    aces and tens the club player keeps back."""
+    import dataclasses
+
+    from bezique.agents.heuristic import HeuristicParams, HeuristicPolicy, tuned_params
+
+    assert tuned_params("rubicon").lead_points == 0.0 and HeuristicParams().lead_points == 1.0
+    club = HeuristicPolicy(solver_cards=0)
+    blind = HeuristicPolicy(solver_cards=0,
+                            params=dataclasses.replace(HeuristicParams(), lead_points=0.0))
+    rules = Rules.preset("rubicon")
+    leads = differ = 0
+    brisques = {"club": 0, "blind": 0}
+    for seed in range(3):
+        s = State.new_deal(rules, seed=seed)
+        while not s.end_phase:
+            a, b = club.choose(s), blind.choose(s)
+            if s.phase_id != LEAD:
+                assert a == b
+            else:
+                leads += 1
+                if a != b:
+                    differ += 1
+                    for name, action in (("club", a), ("blind", b)):
+                        rank = s.action_to_string(action).split()[1][0]
+                        brisques[name] += rank in "AT"
+            s.apply_action(a)
+    assert 0 < differ < leads
+    assert brisques["blind"] > brisques["club"]
 
 
 def solve_hands(rules: Rules, trump: int, me: list[int], other: list[int]):  # type: ignore[no-untyped-def]

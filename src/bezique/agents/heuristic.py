@@ -14,7 +14,10 @@ Its rules of thumb:
   (trumps, aces).
 * **Tricks while the stock lasts**: win a trick when it holds brisques or when a meld waits to be
   declared, and win it cheaply; otherwise throw the card it costs least to lose.  Lead low cards
-  that make no meld; lead a brisque only when the opponent can hardly beat it.
+  that make no meld; lead a brisque only when the opponent can hardly beat it (the search's
+  tuned numbers for Rubicon weigh a lead's brisques at nothing, ``lead_points = 0``: there they
+  count only when they decide, and the search leads aces and tens far more than the club
+  player, see ``benchmarks/departures.py``).
 * **Three or four seats** (RULES.md 9.4, 9.5): the table's rules of thumb, partners included,
   are :class:`~bezique.agents.table_play.TablePolicy`'s, on a world of
   :mod:`bezique.agents.table_worlds`.
@@ -77,6 +80,9 @@ class HeuristicParams:
     # loser's points go to the winner as well) that a meld lifting the seat over the rubicon
     # line is worth beyond its points, once another declaring turn is no longer likely
     rubicon: float = 0.5
+    # leading: the worth of a card's own points (a brisque) relative to a meld's (in Rubicon
+    # brisques count only when they decide, RULES.md 9.0.7)
+    lead_points: float = 1.0
 
 
 _NCOMP = 9
@@ -88,9 +94,10 @@ TUNED = HeuristicParams(complete=(1.0, 0.35, 0.14, 0.049, 0.014, 0.007, 0.0, 0.0
 
 # ... and for the one-deal games, by ``benchmarks/tune_heuristic.py --variant V`` (self-play
 # against the defaults in settled values; see benchmarks/STRENGTH.md): a variant's own numbers
+# (Rubicon: the completion chances of session 16, and a lead's brisques weighed at nothing)
 TUNED_VARIANTS: dict[str, HeuristicParams] = {
     "rubicon": HeuristicParams(complete=(1.0, 0.3125, 0.125, 0.04375, 0.0125, 0.00625, 0.0,
-                                         0.0, 0.0)),
+                                         0.0, 0.0), lead_points=0.0),
 }
 
 
@@ -411,6 +418,7 @@ class HeuristicPolicy:
             beat32, beat_phys = tg.beat32, tg.beat_phys
             tries = max(1, opp_h)
             beat_blank = self.params.beat_blank
+            lead_points = self.params.lead_points
             for p in cands:
                 c = p & 31
                 r = c & 7
@@ -421,7 +429,7 @@ class HeuristicPolicy:
                     p_hold = 1.0 - (1.0 - min(1.0, beaters / unseen)) ** tries
                 else:
                     p_hold = 0.0
-                pc = pts_of[r]
+                pc = pts_of[r] * lead_points
                 p_beat = p_hold if pc > 0 else p_hold * beat_blank
                 meld = meld_ready(ready, c)
                 score = -cost[c] + (1.0 - p_beat) * (meld + pc) - p_beat * pc

@@ -1,0 +1,55 @@
+"""``benchmarks/departures.py``: where an agent's moves in saved records leave the heuristic's."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from bezique import Rules, State
+from bezique.agents.heuristic import HeuristicPolicy
+from bezique.record import game_record, parse_record
+
+
+def _tool() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "departures.py"
+    spec = importlib.util.spec_from_file_location("departures", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["departures"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_heuristic_never_departs_from_itself_and_a_random_mover_does(tmp_path: Path) -> None:
+    tool = _tool()
+    rules = Rules.preset("rubicon")
+    club = HeuristicPolicy(solver_cards=0)
+    paths = []
+    for seed in range(2):
+        # the deal as a replay sets it out (a record names cards, not which of the four copies
+        # is where, and the heuristic breaks some ties by the copies' order), played by text
+        state = parse_record(game_record(rules, [State.new_deal(rules, seed=seed)])).start(0)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = club.choose(state) if state.current_player() == 0 else rng.choice(legal)
+            state.apply(state.action_to_string(action))
+        data = game_record(rules, [state])
+        data["players"] = ["heuristic:seed=1", "random"]
+        path = tmp_path / f"deal-{seed + 1:04d}-1.json"
+        path.write_text(json.dumps(data))
+        paths.append(str(path))
+    seen, left, kinds = tool.departures(paths, "heuristic", 26, 70)
+    assert sum(seen.values()) > 50 and not left and not kinds
+    # every phase and stage of the stock is counted
+    assert {phase for phase, _ in seen} == {"lead", "follow", "declare"}
+    assert {stage for _, stage in seen} == {"early", "mid", "late"}
+    seen, left, kinds = tool.departures(paths, "random", 26, 70)
+    assert 0 < sum(left.values()) < sum(seen.values())
+    assert sum(kinds.values()) == sum(left.values())
+    # a record without the agent is skipped
+    assert tool.departures(paths, "search", 26, 70)[0] == {}
