@@ -20,22 +20,22 @@ import glob
 import json
 
 from bezique.agents.heuristic import HeuristicPolicy
-from bezique.cards import card_name
+from bezique.cards import JACK, TEN, rank_of, split_token, suit_of
 from bezique.record import parse_record
 from bezique.state import State
 
 Key = tuple[str, ...]
 
 
-def card_class(card: str, trump: int) -> str:
-    """``card`` (a name such as ``TS``) as trump or plain and brisque, honour or low card.
+def card_class(card: int, trump: int) -> str:
+    """``card`` (0..31) as trump or plain and brisque, honour or low card.
 
-    >>> card_class("TS", 0), card_class("9H", 0), card_class("KD", -1)
-    ('TB', 'pL', 'pH')
+    >>> [card_class(split_token(t)[0], 0) for t in ("TS", "9H", "KD*2")]
+    ['TB', 'pL', 'pH']
     """
-    rank, suit = card[0], card[1]
-    side = "T" if trump >= 0 and suit == "SHDC"[trump] else "p"
-    return side + ("B" if rank in "AT" else "H" if rank in "KQJ" else "L")
+    rank = rank_of(card)
+    side = "T" if suit_of(card) == trump else "p"
+    return side + ("B" if rank <= TEN else "H" if rank <= JACK else "L")
 
 
 def stage(stock: int, late: int, early: int) -> str:
@@ -79,9 +79,10 @@ def _kind(state: State, text: str, mine: str) -> Key:
     """The departure's kind: both cards' classes (and the led card's), or both verbs."""
     if text.startswith("play") and mine.startswith("play"):
         led = state.trick_cards()
-        return ("agent " + card_class(text.split()[1], state.trump),
-                "heuristic " + card_class(mine.split()[1], state.trump),
-                "led " + (card_class(card_name(led[0]), state.trump) if led else "-"))
+        trump = state.trump
+        return ("agent " + card_class(split_token(text.split()[1])[0], trump),
+                "heuristic " + card_class(split_token(mine.split()[1])[0], trump),
+                "led " + (card_class(led[0], trump) if led else "-"))
     return ("agent " + text.split()[0], "heuristic " + mine.split()[0])
 
 
