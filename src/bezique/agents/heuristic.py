@@ -348,9 +348,12 @@ class HeuristicPolicy:
         ):
             seven_bonus = 10
         held = state.hand_masks[seat] | state.shown_masks[seat]
-        twice = 0
-        for k in range(1, state.copies):
-            twice |= (held >> (32 * k)) & M32
+        # held at least twice: any two copies, in whichever copy layers the deal put them
+        once = twice = 0
+        for k in range(state.copies):
+            layer = (held >> (32 * k)) & M32
+            twice |= once & layer
+            once |= layer
         return melds, seven_bonus, twice, tg.seven_card
 
     def _ready_for(self, state: State, tg: MeldTargets, seat: int) -> _Ready:
