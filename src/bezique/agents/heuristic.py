@@ -95,10 +95,10 @@ TUNED = HeuristicParams(complete=(1.0, 0.35, 0.14, 0.049, 0.014, 0.007, 0.0, 0.0
 # ... and for the one-deal games, by ``benchmarks/tune_heuristic.py --variant V`` (self-play
 # against the defaults in settled values; see benchmarks/STRENGTH.md): a variant's own numbers
 # (Rubicon: the completion chances of session 16, a lead's brisques weighed at nothing, melds
-# weighed at 5/7 of their points and the rubicon line at 5/14 of the loser's points)
+# weighed at 25/49 of their points and the rubicon line at 5/14 of the loser's points)
 TUNED_VARIANTS: dict[str, HeuristicParams] = {
     "rubicon": HeuristicParams(complete=(1.0, 0.3125, 0.125, 0.04375, 0.0125, 0.00625, 0.0,
-                                         0.0, 0.0), meld_weight=0.7142857142857143,
+                                         0.0, 0.0), meld_weight=0.5102040816326531,
                                rubicon=0.35714285714285715, lead_points=0.0),
 }
 
