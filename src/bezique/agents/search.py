@@ -53,8 +53,9 @@ heuristic with the numbers ``benchmarks/tune_heuristic.py`` found: the variant's
 :data:`~bezique.agents.heuristic.TUNED_VARIANTS`, else :data:`~bezique.agents.heuristic.TUNED`;
 they also choose the action with the head start), ``own`` (those numbers for the search's own
 seat and its head start only, the other seat played by the heuristic), ``auto`` (default:
-``own`` in a variant with numbers of its own, Rubicon, where it won 65.0% of 400 arena deals
-against the heuristic, ``heuristic`` 60.5% of the same; ``heuristic`` elsewhere; see
+``own`` in a variant with numbers of its own, Rubicon, where it won 58.9% of 400 arena deals
+against the heuristic (65.0% against 60.5% for ``heuristic`` before the heuristic's fix of
+session 18); ``heuristic`` elsewhere; see
 ``benchmarks/STRENGTH.md``) or ``random`` (weak and fast, for tests); ``horizon``,
 ``full_below``, ``prior``, ``confidence``, ``evaluation`` as above; ``infer``: how strongly
 worlds are discounted in which the opponent passed up points; ``model``: how strongly worlds
