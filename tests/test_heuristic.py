@@ -210,7 +210,8 @@ def _choices_after_record_round_trip(variant: str, seed: int) -> list[tuple[str,
 
 def test_the_choice_does_not_depend_on_which_copy_of_a_card_the_seat_holds() -> None:
     # (it did: a card held once counted as held twice when the deal had put it in a copy
-    # layer other than the first, so the heuristic kept it back as if a meld stayed ready)
+    # layer other than the first, so the heuristic played it away believing that the meld it
+    # belonged to stayed ready to declare)
     for variant, seed in (("bezique", 2), ("bezique", 7), ("rubicon", 0), ("rubicon", 1)):
         pairs = _choices_after_record_round_trip(variant, seed)
         assert len(pairs) > 20
