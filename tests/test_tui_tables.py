@@ -204,7 +204,13 @@ async def test_the_offer_key_passes_the_declaring_turn_to_the_partner() -> None:
         gs = game_screen(app)
         assert "offer" in s.observation().legal and gs._mode == "declare"
         assert "offer: let your partner North declare instead" in screen_text(app)
-        assert "o Offer" in screen_text(app)  # the key, in the footer only while legal
+        # the key, in the footer only while legal (the footer is redrawn a moment after the
+        # screen: on a loaded machine one pause was not always enough)
+        for _ in range(50):
+            if "o Offer" in screen_text(app):
+                break
+            await pilot.pause(0.05)
+        assert "o Offer" in screen_text(app)
         history = len(s.state.history())
         await pilot.press("o")
         await pilot.pause()
