@@ -31,7 +31,8 @@ def test_the_heuristic_never_departs_from_itself_and_a_random_mover_does(tmp_pat
     paths = []
     for seed in range(2):
         # the deal as a replay sets it out (a record names cards, not which of the four copies
-        # is where, and the heuristic breaks some ties by the copies' order), played by text
+        # is where, and a play of a shown card names its copy by its meld history, ``QS*2``, so
+        # the same card can read otherwise in another layout), played by text
         state = parse_record(game_record(rules, [State.new_deal(rules, seed=seed)])).start(0)
         rng = random.Random(seed)
         while not state.is_terminal():

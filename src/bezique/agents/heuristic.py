@@ -49,7 +49,7 @@ from .sampling import WorldSampler
 from .solver import SolverBudgetError
 from .table_play import TablePolicy
 from .table_worlds import TableSampler
-from .targets import M32, MeldTargets, card_counts, fold32, meld_targets
+from .targets import MeldTargets, card_counts, fold32, held_once_twice, meld_targets
 
 
 @dataclass(frozen=True)
@@ -347,13 +347,8 @@ class HeuristicPolicy:
             or (rules.seven == "declared" and state.unscored_seven(seat) >= 0)
         ):
             seven_bonus = 10
-        held = state.hand_masks[seat] | state.shown_masks[seat]
-        # held at least twice: any two copies, in whichever copy layers the deal put them
-        once = twice = 0
-        for k in range(state.copies):
-            layer = (held >> (32 * k)) & M32
-            twice |= once & layer
-            once |= layer
+        twice = held_once_twice(state.hand_masks[seat] | state.shown_masks[seat],
+                                state.copies)[1]
         return melds, seven_bonus, twice, tg.seven_card
 
     def _ready_for(self, state: State, tg: MeldTargets, seat: int) -> _Ready:

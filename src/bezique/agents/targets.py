@@ -55,6 +55,25 @@ def card_counts(mask: int, copies: int) -> Sequence[int]:
             + tab[(o >> 16 & 255) | (t >> 16 & 255) << 8] + tab[o >> 24 | (t >> 24) << 8])
 
 
+def held_once_twice(held: int, copies: int) -> tuple[int, int]:
+    """The cards (32-bit masks) held at least once and at least twice in the physical mask
+    ``held``, in whichever copy layers the deal put the copies.
+
+    >>> once, twice = held_once_twice(1 << 32 + 5 | 1 << 64 + 5 | 1 << 96 + 6, 4)
+    >>> once == 1 << 5 | 1 << 6, twice == 1 << 5
+    (True, True)
+    """
+    if copies == 2:
+        hi = held >> 32
+        return (held | hi) & M32, held & hi
+    once = twice = 0
+    for k in range(copies):
+        layer = (held >> (32 * k)) & M32
+        twice |= once & layer
+        once |= layer
+    return once, twice
+
+
 class MeldTargets:
     """The melds worth aiming at under one rule set and trump: (kind index, points, needs).
 
@@ -122,25 +141,14 @@ class MeldTargets:
         """False when no meld can be legal for ``seat`` (cheap test before the enumeration)."""
         held = state.hand_masks[seat] | state.shown_masks[seat]
         used = state.used_masks[seat]
+        once, twice = held_once_twice(held, self.copies)
         if self.copies == 2:
-            hi = held >> 32
-            once = (held | hi) & M32
-            twice = held & hi
             for cls, need1, need2 in self.quick_fixed:
                 if once & need1 == need1 and twice & need2 == need2:
                     f = held & ~used[cls]
                     if (f | f >> 32) & need1:
                         return True
         else:
-            layers = [(held >> (32 * k)) & M32 for k in range(self.copies)]
-            once = 0
-            for lay in layers:
-                once |= lay
-            twice = 0
-            if self.copies > 1:
-                for i in range(len(layers)):
-                    for j in range(i + 1, len(layers)):
-                        twice |= layers[i] & layers[j]
             for cls, need1, need2 in self.quick_fixed:
                 if (once & need1 == need1 and twice & need2 == need2
                         and fold32(held & ~used[cls]) & need1):
@@ -181,4 +189,4 @@ def meld_targets(rules: Rules, trump: int) -> MeldTargets:
     return t
 
 
-__all__ = ["M32", "MeldTargets", "card_counts", "fold32", "meld_targets"]
+__all__ = ["M32", "MeldTargets", "card_counts", "fold32", "held_once_twice", "meld_targets"]
