@@ -7,9 +7,10 @@ compared with the agent's.  The table counts decisions and departures by phase (
 declare) and by how much of the stock is left; the list below it the commonest departures,
 each card as ``T``/``p`` (trump or plain) and ``B``/``H``/``L`` (brisque A or T, honour K Q J,
 low card 9 8 7).  This is how the search's habit of leading aces and tens in Rubicon was found
-(``benchmarks/STRENGTH.md``, "Leading brisques").
+(``benchmarks/STRENGTH.md``, "Leading brisques").  With ``--tuned`` the heuristic asked has the
+variant's tuned numbers (Rubicon's: the search's own later moves in its rollouts) instead.
 
-    python benchmarks/departures.py DIR [--agent search] [--top 30]
+    python benchmarks/departures.py DIR [--agent search] [--top 30] [--tuned]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import collections
 import glob
 import json
 
-from bezique.agents.heuristic import HeuristicPolicy
+from bezique.agents.heuristic import HeuristicParams, HeuristicPolicy, tuned_params
 from bezique.cards import JACK, TEN, rank_of, split_token, suit_of
 from bezique.record import parse_record
 from bezique.state import State
@@ -43,11 +44,16 @@ def stage(stock: int, late: int, early: int) -> str:
     return "late" if stock < late else "mid" if stock < early else "early"
 
 
-def departures(paths: list[str], agent: str, late: int,
-               early: int) -> tuple[collections.Counter[Key], collections.Counter[Key],
-                                    collections.Counter[Key]]:
-    """(decisions by phase and stage, departures by the same, departures by kind)."""
-    policy = HeuristicPolicy(solver_cards=0)
+def departures(paths: list[str], agent: str, late: int, early: int,
+               tuned: bool = False) -> tuple[collections.Counter[Key], collections.Counter[Key],
+                                             collections.Counter[Key]]:
+    """(decisions by phase and stage, departures by the same, departures by kind).
+
+    With ``tuned`` the heuristic asked is the one with the variant's tuned numbers
+    (:func:`~bezique.agents.heuristic.tuned_params`: the search's own later moves in its
+    rollouts), not the club player.
+    """
+    policies: dict[str, HeuristicPolicy] = {}
     seen: collections.Counter[Key] = collections.Counter()
     left: collections.Counter[Key] = collections.Counter()
     kinds: collections.Counter[Key] = collections.Counter()
@@ -60,6 +66,11 @@ def departures(paths: list[str], agent: str, late: int,
             continue
         seat = seats[0]
         record = parse_record(data)
+        variant = record.rules.variant
+        if variant not in policies:
+            params = tuned_params(variant) if tuned else HeuristicParams()
+            policies[variant] = HeuristicPolicy(params=params, solver_cards=0)
+        policy = policies[variant]
         for i, deal in enumerate(record.deals):
             state: State = record.start(i)
             for text in deal.actions:
@@ -93,11 +104,13 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=30, help="how many kinds of departure to list")
     ap.add_argument("--late", type=int, default=26, help="stock cards below which is late")
     ap.add_argument("--early", type=int, default=70, help="stock cards from which is early")
+    ap.add_argument("--tuned", action="store_true",
+                    help="ask the heuristic with the variant's tuned numbers, not the club's")
     args = ap.parse_args()
     paths = sorted(glob.glob(f"{args.dir}/deal-*.json"))
     if not paths:
         ap.error(f"no deal-*.json records in {args.dir}")
-    seen, left, kinds = departures(paths, args.agent, args.late, args.early)
+    seen, left, kinds = departures(paths, args.agent, args.late, args.early, args.tuned)
     print(f"{'phase':8s} {'stage':6s} {'decisions':>9s} {'departures':>10s}")
     for key in sorted(seen):
         print(f"{key[0]:8s} {key[1]:6s} {seen[key]:9d} {left[key]:6d} {left[key] / seen[key]:4.0%}")
