@@ -2,17 +2,34 @@
 
 ``deal`` builds a deal from the cards a test cares about, filling hands and stock with the rest
 of the pack; ``at_end_phase`` plays the stock out so that each seat holds chosen cards when the
-last eight tricks begin; ``play`` applies action texts in order.
+last eight tricks begin; ``play`` applies action texts in order.  ``benchmark`` loads a script
+of ``benchmarks/`` as a module, for the tests of those tools.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from bezique import Rules, State
 from bezique.cards import EIGHT, JACK, NINE, SEVEN, TEN, card_name, parse_card, rank_of, suit_of
+
+
+def benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/<name>.py``, loaded as the module ``name``."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
 
 # Filler goes in this order: cards that make no meld and no seven of trumps first.
 _FILL_RANKS = (EIGHT, NINE, SEVEN, TEN, JACK, 0, 2, 3)

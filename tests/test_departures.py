@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from helpers import benchmark
 
 from bezique import Rules, State
 from bezique.agents.heuristic import HeuristicPolicy, tuned_params
 from bezique.record import game_record, parse_record
-
-
-def _tool() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "departures.py"
-    spec = importlib.util.spec_from_file_location("departures", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["departures"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _records(tmp_path: Path, policy: HeuristicPolicy, deals: int = 2) -> list[str]:
@@ -47,7 +36,7 @@ def _records(tmp_path: Path, policy: HeuristicPolicy, deals: int = 2) -> list[st
 
 
 def test_the_heuristic_never_departs_from_itself_and_a_random_mover_does(tmp_path: Path) -> None:
-    tool = _tool()
+    tool = benchmark("departures")
     paths = _records(tmp_path, HeuristicPolicy(solver_cards=0))
     seen, left, kinds = tool.departures(paths, "heuristic", 26, 70)
     assert sum(seen.values()) > 50 and not left and not kinds
@@ -64,7 +53,7 @@ def test_the_heuristic_never_departs_from_itself_and_a_random_mover_does(tmp_pat
 def test_tuned_asks_the_heuristic_with_the_variants_own_numbers(tmp_path: Path) -> None:
     """Rubicon's tuned numbers (the search's own later moves) never depart from themselves,
     and do from the club player's."""
-    tool = _tool()
+    tool = benchmark("departures")
     paths = _records(tmp_path, HeuristicPolicy(solver_cards=0, params=tuned_params("rubicon")),
                      deals=3)
     seen, left, _ = tool.departures(paths, "heuristic", 26, 70, tuned=True)

@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
+from helpers import benchmark
 
 from bezique import Rules, State
 from bezique.agents.heuristic import HeuristicPolicy
 from bezique.agents.rollout import Rollout
 
-
-def _load() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "oracle_loss.py"
-    spec = importlib.util.spec_from_file_location("oracle_loss", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["oracle_loss"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-oracle_loss = _load()
+oracle_loss = benchmark("oracle_loss")
 RULES = Rules.preset("bezique")
 ROLL = Rollout(HeuristicPolicy(solver_cards=0), solver_cards=8, solver_nodes=50_000_000)
 

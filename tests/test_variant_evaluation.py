@@ -13,6 +13,7 @@ from bezique import Rules, State
 from bezique.agents import make_agent
 from bezique.agents.evaluation import (
     FEATURES,
+    SEARCH_WEIGHTS,
     SIDE_TERMS,
     VARIANT_WEIGHTS,
     WEIGHTS,
@@ -153,6 +154,7 @@ def test_the_fit_predicts_the_points_to_come_better_than_the_classic_weights(
 def test_the_search_options_pick_the_weights_and_the_settlement() -> None:
     s = _stock_lead("rubicon", 5)
     for spec, attr in (("search:weights=classic", "classic_weights"),
+                       ("search:weights=search", "search_weights"),
                        ("search:settle=normal", "settle_normal"),
                        ("search:settle=win", "settle_win")):
         assert getattr(make_agent(spec, seed=1).rollout, attr)
@@ -173,10 +175,49 @@ def test_the_search_options_pick_the_weights_and_the_settlement() -> None:
     assert len(set(leaves.values())) == 3
     roll.classic_weights, roll.settle_normal, roll.settle_win = False, False, True
     assert roll.value(s.clone(), 0, horizon=1) == settled_estimate(t, 0, win=True)
-    with pytest.raises(OptionError, match="weights must be variant or classic"):
+    with pytest.raises(OptionError, match="weights must be variant, classic or search"):
         make_agent("search:weights=rubicon", seed=1)
     with pytest.raises(OptionError, match="settle must be grid, normal or win"):
         make_agent("search:settle=exact", seed=1)
+
+
+def test_the_search_sides_value_the_searching_seat_by_its_own_games() -> None:
+    # weights=search: the searching seat's side by the first tuple of SEARCH_WEIGHTS (fitted on
+    # the search's own games against the heuristic), the other side by the second, settled on
+    # the grid with the variant's spread; a variant without them, or weights=classic, as before
+    rubicon = SEARCH_WEIGHTS["rubicon"]
+    for tup in rubicon:
+        assert len(tup) == len(SIDE_TERMS)
+        assert tup[1] == VARIANT_WEIGHTS["rubicon"][1]
+    # the search turns the melds it holds into points more often than the heuristic does
+    ready = 2 + FEATURES.index("meld0")
+    assert rubicon[0][ready] > VARIANT_WEIGHTS["rubicon"][ready] > rubicon[1][ready]
+    s = _stock_lead("rubicon", 5)
+    rules = s.rules
+    left = s.stock_left / rules.stock_size
+    f = (features(s, 0), features(s, 1))
+    for seat in (0, 1):
+        est = tuple(s.scores[i] + side_worth(f[i], f[1 - i], left,
+                                             rubicon[0] if i == seat else rubicon[1])
+                    for i in (0, 1))
+        sd = spread_at(rubicon[0][1], left)
+        want = grid_settlement(rules, est, s.brisques, sd, seat)
+        assert settled_estimate(s, seat, searcher=True) == pytest.approx(want)
+        assert settled_estimate(s, seat, searcher=True) != settled_estimate(s, seat)
+        assert settled_estimate(s, seat, classic=True, searcher=True) == settled_estimate(
+            s, seat, classic=True)
+    assert "sixpack" not in SEARCH_WEIGHTS
+    t = _stock_lead("sixpack", 5)
+    assert settled_estimate(t, 0, searcher=True) == settled_estimate(t, 0)
+    # the rollout reads the option at its horizon leaves (one trick on)
+    policy = HeuristicPolicy(solver_cards=0)
+    t = s.clone()
+    stop = t.trick_count + 1
+    while t.trick_count < stop or t.phase_id != LEAD:
+        t.apply_action(policy.choose(t))
+    roll = Rollout(HeuristicPolicy(solver_cards=0))
+    roll.search_weights = True
+    assert roll.value(s.clone(), 1, horizon=1) == settled_estimate(t, 1, searcher=True)
 
 
 def _settle_mc(rules: Rules, est: tuple[float, float], sd: float, rho: float,

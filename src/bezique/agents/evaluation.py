@@ -78,6 +78,36 @@ VARIANT_WEIGHTS: dict[str, tuple[float, ...]] = {
 }
 # fitted by benchmarks/fit_evaluation.py --variant V -- end variants
 
+#: A variant's tuples (as :data:`VARIANT_WEIGHTS`) for the search's own games against the
+#: heuristic: (the searching side's, the heuristic's), fitted on the positions of arena
+#: records of the search against the heuristic, shrunk towards the variant's self-play tuple
+#: (``benchmarks/fit_search_side.py``).  The search plays its side better than the heuristic
+#: it was fitted on, so what its hand is worth differs: the search's ``weights=search``.
+# fitted by benchmarks/fit_search_side.py (do not edit by hand) -- begin search sides
+SEARCH_WEIGHTS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
+    "rubicon": (
+        (
+            889.32, 409.93, 0.93818, 0.33533, 0.16657, 0.1804,
+            0.016947, 0.096987, 0.22947, 0.074372, 12.4, 5.5981,
+            0.78296, 5.3999, -0.35761, 4.5422, 12.726, -26.339,
+            -29.864, 0, 0.0092619, 0.018871, 0.034633, 0.028696,
+            -0.54833, -0.30824, -0.3497, -0.16384, 2.8885, 24.689,
+            11.617, 25.086, -12.144, -1.5846, -14.307, -23.923,
+            -51.139, 0,
+        ),
+        (
+            857.06, 409.93, 0.54403, 0.25495, 0.10466, 0.12662,
+            0.46795, 0.21479, 0.18788, 0.006442, 3.1313, 31.181,
+            -6.9154, -5.3263, 1.9311, 9.5394, 13.304, 3.3332,
+            -51.882, 0, 0.008012, 0.027676, 0.037008, 0.03197,
+            -0.032436, -0.20668, -0.25283, -0.12997, -6.4072, 7.7722,
+            8.3609, 22.478, -5.4994, -19.58, -19.015, -29.09,
+            -60.669, 0,
+        ),
+    ),
+}
+# fitted by benchmarks/fit_search_side.py -- end search sides
+
 
 def stock_mask(state: State) -> int:
     """The physical cards still to be drawn: the stock left and the turn-up."""

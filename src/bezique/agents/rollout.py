@@ -153,6 +153,9 @@ class Rollout:
         self.settle_normal = False
         # ... or value every leaf by the chance of winning the deal only (``settle=win``)
         self.settle_win = False
+        # ... and the searching seat's side by the tuples fitted on the search's own games
+        # (``weights=search``; :data:`~bezique.agents.evaluation.SEARCH_WEIGHTS`)
+        self.search_weights = False
 
     def value(self, state: State, seat: int, horizon: int = 0) -> float:
         """The deal result for ``seat`` when both sides play on by the rollout policy; with a
@@ -170,7 +173,8 @@ class Rollout:
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 if settled:
                     return settled_estimate(state, seat, self.classic_weights,
-                                            self.settle_normal, self.settle_win)
+                                            self.settle_normal, self.settle_win,
+                                            self.search_weights)
                 if game is not None:
                     return horizon_value(state, seat, game.table) / game.slope
                 return self.evaluate(state, seat)

@@ -40,7 +40,9 @@ values, not points: a finished deal by its settlement, a solved end phase by the
 its split, a horizon leaf by the expected settlement of both sides' likely totals
 (:mod:`bezique.agents.settled`, with the weights and spread fitted to the variant's own
 deals, :data:`~bezique.agents.evaluation.VARIANT_WEIGHTS`; ``weights=classic``: the classic
-weights instead, as before that fit), settled over a small grid of totals, or with
+weights instead, as before that fit; ``weights=search``: the searching seat's side and the
+other's each by the tuple fitted on the search's own games against the heuristic,
+:data:`~bezique.agents.evaluation.SEARCH_WEIGHTS`, where the variant has them), settled over a small grid of totals, or with
 ``settle=normal`` by the settlement integrated over their normal distribution (smooth in the
 lead, and a better predictor of the settlement, but not yet a measured gain in play: see
 ``benchmarks/STRENGTH.md``); the solver plays only ends it can
@@ -71,7 +73,7 @@ never takes more than 10% over it: no world is begun that would likely not end i
 rollout past the deadline gives up, the exact solver's nodes are bounded by the time left at
 its measured speed, and with no world finished the heuristic's choice is played);
 ``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``weights`` =
-``variant`` (default) or ``classic`` and ``settle`` = ``grid`` (default) or ``normal`` as above,
+``variant`` (default), ``classic`` or ``search`` and ``settle`` = ``grid`` (default) or ``normal`` as above,
 or ``win``: every leaf valued by the chance of winning the deal, not its settled size
 (:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``wait=1`` keeps passing a
 declaring turn among the candidates while no trumps are fixed (Rubicon, Six- and Eight-pack:
@@ -179,8 +181,8 @@ class SearchAgent:
         if evaluation not in ("learned", "simple", "net", "blend"):
             raise OptionError(f"evaluation must be learned, simple, net or blend, not "
                               f"{evaluation!r}")
-        if weights not in ("variant", "classic"):
-            raise OptionError(f"weights must be variant or classic, not {weights!r:.40}")
+        if weights not in ("variant", "classic", "search"):
+            raise OptionError(f"weights must be variant, classic or search, not {weights!r:.40}")
         if settle not in ("grid", "normal", "win"):
             raise OptionError(f"settle must be grid, normal or win, not {settle!r:.40}")
         self.rng = random.Random(seed)
@@ -237,6 +239,7 @@ class SearchAgent:
                                value=net_value(evaluation == "blend")
                                if evaluation in ("net", "blend") else None)
         self.rollout.classic_weights = weights == "classic"
+        self.rollout.search_weights = weights == "search"
         self.rollout.settle_normal = settle == "normal"
         self.rollout.settle_win = settle == "win"
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,

@@ -57,7 +57,7 @@ from ..cards import bit_list
 from ..rules import Rules
 from ..scoring import settle
 from ..state import State
-from .evaluation import VARIANT_WEIGHTS, WEIGHTS, features, side_worth
+from .evaluation import SEARCH_WEIGHTS, VARIANT_WEIGHTS, WEIGHTS, features, side_worth
 
 # A side's points in a deal and their spread (standard deviation), measured in heuristic
 # self-play (60 Rubicon, 30 Six-pack, 8 Eight-pack deals); other rule sets scale by the rubicon.
@@ -177,10 +177,13 @@ def win_estimate(rules: Rules, est: tuple[float, float], sd: float, rho: float,
 
 
 def settled_estimate(state: State, seat: int, classic: bool = False,
-                     normal: bool = False, win: bool = False) -> float:
+                     normal: bool = False, win: bool = False, searcher: bool = False) -> float:
     """The expected settled value for ``seat`` of a stock-phase ``state`` (see the module);
     ``win``: instead the chance of winning the deal, P(more points without brisques) over the
-    normal distribution of the two totals, as ``win_scale * (2 P - 1)``."""
+    normal distribution of the two totals, as ``win_scale * (2 P - 1)``; ``searcher``: ``seat``
+    is the search playing the heuristic, its side valued by the first tuple of the variant's
+    :data:`~bezique.agents.evaluation.SEARCH_WEIGHTS`, the other by the second (a variant
+    without them as before)."""
     rules = state.rules
     if state.is_terminal():
         v = float(settled_value(state, seat))
@@ -191,7 +194,13 @@ def settled_estimate(state: State, seat: int, classic: bool = False,
     f = (features(state, 0), features(state, 1))
     fitted = None if classic else VARIANT_WEIGHTS.get(rules.variant)
     est = []
-    if fitted is not None:
+    sides = SEARCH_WEIGHTS.get(rules.variant) if searcher and not classic else None
+    if sides is not None:
+        spread = sides[0][1]
+        for side in (0, 1):
+            est.append(s[side] + side_worth(f[side], f[1 - side], left,
+                                            sides[0] if side == seat else sides[1]))
+    elif fitted is not None:
         spread = fitted[1]
         for side in (0, 1):
             est.append(s[side] + side_worth(f[side], f[1 - side], left, fitted))
