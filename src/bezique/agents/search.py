@@ -42,10 +42,10 @@ its split, a horizon leaf by the expected settlement of both sides' likely total
 deals, :data:`~bezique.agents.evaluation.VARIANT_WEIGHTS`; ``weights=classic``: the classic
 weights instead, as before that fit; ``weights=search``: the searching seat's side and the
 other's each by the tuple fitted on the search's own games against the heuristic,
-:data:`~bezique.agents.evaluation.SEARCH_WEIGHTS`, where the variant has them), settled over a small grid of totals, or with
-``settle=normal`` by the settlement integrated over their normal distribution (smooth in the
-lead, and a better predictor of the settlement, but not yet a measured gain in play: see
-``benchmarks/STRENGTH.md``); the solver plays only ends it can
+:data:`~bezique.agents.evaluation.SEARCH_WEIGHTS`, where the variant has them), settled
+over a small grid of totals, or with ``settle=normal`` by the settlement integrated over their
+normal distribution (smooth in the lead, and a better predictor of the settlement, but not yet
+a measured gain in play: see ``benchmarks/STRENGTH.md``); the solver plays only ends it can
 finish within its node budget (the 12- and 15-card ends of Six- and Eight-pack are played by
 the heuristic until then).
 
@@ -55,9 +55,10 @@ heuristic with the numbers ``benchmarks/tune_heuristic.py`` found: the variant's
 :data:`~bezique.agents.heuristic.TUNED_VARIANTS`, else :data:`~bezique.agents.heuristic.TUNED`;
 they also choose the action with the head start), ``own`` (those numbers for the search's own
 seat and its head start only, the other seat played by the heuristic), ``auto`` (default:
-``own`` in a variant with numbers of its own, Rubicon, where it won 58.9% of 400 arena deals
-against the heuristic (65.0% against 60.5% for ``heuristic`` before the heuristic's fix of
-session 18); ``heuristic`` elsewhere; see
+``own`` in a variant with numbers of its own, Rubicon, where it won 58.9% of 600 arena deals
+against the heuristic, ``heuristic`` 59.4% of the same (+0.5 +- 2.6 pair by pair: no
+difference; 65.0% against 60.5% before the heuristic's fix of session 18); ``heuristic``
+elsewhere; see
 ``benchmarks/STRENGTH.md``) or ``random`` (weak and fast, for tests); ``horizon``,
 ``full_below``, ``prior``, ``confidence``, ``evaluation`` as above; ``infer``: how strongly
 worlds are discounted in which the opponent passed up points; ``model``: how strongly worlds
@@ -73,12 +74,12 @@ never takes more than 10% over it: no world is begun that would likely not end i
 rollout past the deadline gives up, the exact solver's nodes are bounded by the time left at
 its measured speed, and with no world finished the heuristic's choice is played);
 ``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``weights`` =
-``variant`` (default), ``classic`` or ``search`` and ``settle`` = ``grid`` (default) or ``normal`` as above,
-or ``win``: every leaf valued by the chance of winning the deal, not its settled size
-(:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``wait=1`` keeps passing a
-declaring turn among the candidates while no trumps are fixed (Rubicon, Six- and Eight-pack:
-waiting for a better trump suit than the first marriage's); ``game=0`` values every leaf
-by the deal's points even near the target (not playing for the game; for comparisons,
+``variant`` (default), ``classic`` or ``search`` and ``settle`` = ``grid`` (default) or
+``normal`` as above, or ``win``: every leaf valued by the chance of winning the deal, not its
+settled size (:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``wait=1``
+keeps passing a declaring turn among the candidates while no trumps are fixed (Rubicon, Six-
+and Eight-pack: waiting for a better trump suit than the first marriage's); ``game=0`` values
+every leaf by the deal's points even near the target (not playing for the game; for comparisons,
 ``benchmarks/compare_decisions.py --game``); ``head=policy`` gives the
 head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
