@@ -32,11 +32,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from fit_variant import MODULE, tuple_lines
+
 from bezique.agents.evaluation import FEATURES, SEARCH_WEIGHTS, VARIANT_WEIGHTS, features
 from bezique.record import parse_record
 from bezique.state import LEAD
 
-MODULE = Path(__file__).resolve().parent.parent / "src" / "bezique" / "agents" / "evaluation.py"
 SHRINKS = (0.001, 0.01, 0.1, 0.3, 1.0, 3.0)
 
 # one stock-phase lead: (share of the stock left, scores, features of seat 0 and of seat 1)
@@ -106,8 +107,7 @@ def write(variant: str, sides: tuple[tuple[float, ...], tuple[float, ...]]) -> N
         lines.append(f'    "{name}": (')
         for w in table[name]:
             lines.append("        (")
-            for i in range(0, len(w), 6):
-                lines.append("            " + " ".join(f"{x:.5g}," for x in w[i:i + 6]))
+            lines.extend(tuple_lines(w, "            "))
             lines.append("        ),")
         lines.append("    ),")
     head = "SEARCH_WEIGHTS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {"

@@ -123,6 +123,12 @@ def settled_r2(rules: Rules, sample: list[tuple[Position, int]],
     return 1.0 - err / tot
 
 
+def tuple_lines(weights: tuple[float, ...], indent: str) -> list[str]:
+    """``weights`` as the lines of a tuple's body in the evaluation module, six a line."""
+    return [indent + " ".join(f"{x:.5g}," for x in weights[i:i + 6])
+            for i in range(0, len(weights), 6)]
+
+
 def write(variant: str, weights: tuple[float, ...]) -> None:
     """Put ``weights`` into ``VARIANT_WEIGHTS[variant]`` of the evaluation module."""
     text = MODULE.read_text(encoding="utf-8")
@@ -130,10 +136,8 @@ def write(variant: str, weights: tuple[float, ...]) -> None:
     table[variant] = weights
     lines = []
     for name in sorted(table):
-        w = table[name]
         lines.append(f'    "{name}": (')
-        for i in range(0, len(w), 6):
-            lines.append("        " + " ".join(f"{x:.5g}," for x in w[i:i + 6]))
+        lines.extend(tuple_lines(table[name], "        "))
         lines.append("    ),")
     block = ("VARIANT_WEIGHTS: dict[str, tuple[float, ...]] = {\n" + "\n".join(lines) + "\n}\n")
     new, n = re.subn(r"VARIANT_WEIGHTS: dict\[str, tuple\[float, \.\.\.\]\] = \{\n.*?\n?\}\n",

@@ -21,8 +21,12 @@ from bezique.cards import EIGHT, JACK, NINE, SEVEN, TEN, card_name, parse_card, 
 
 
 def benchmark(name: str) -> ModuleType:
-    """The script ``benchmarks/<name>.py``, loaded as the module ``name``."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    """The script ``benchmarks/<name>.py``, loaded as the module ``name`` (with ``benchmarks/``
+    on the import path, as when the script is run: some import others)."""
+    folder = Path(__file__).resolve().parent.parent / "benchmarks"
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    path = folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

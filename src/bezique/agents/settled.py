@@ -194,16 +194,16 @@ def settled_estimate(state: State, seat: int, classic: bool = False,
     f = (features(state, 0), features(state, 1))
     fitted = None if classic else VARIANT_WEIGHTS.get(rules.variant)
     est = []
+    # the tuples of the seat's side and of the other's: the search's own games' (searcher) or
+    # the variant's self-play tuple for both
     sides = SEARCH_WEIGHTS.get(rules.variant) if searcher and not classic else None
+    if sides is None and fitted is not None:
+        sides = (fitted, fitted)
     if sides is not None:
         spread = sides[0][1]
         for side in (0, 1):
             est.append(s[side] + side_worth(f[side], f[1 - side], left,
                                             sides[0] if side == seat else sides[1]))
-    elif fitted is not None:
-        spread = fitted[1]
-        for side in (0, 1):
-            est.append(s[side] + side_worth(f[side], f[1 - side], left, fitted))
     else:
         typical, spread = _TYPICAL.get(rules.variant,
                                        (0.9 * rules.rubicon_at, 0.5 * rules.rubicon_at))
