@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from fit_variant import MODULE, tuple_lines
+from fit_variant import MODULE, put_table, tuple_lines
 
 from bezique.agents.evaluation import FEATURES, SEARCH_WEIGHTS, VARIANT_WEIGHTS, features
 from bezique.record import parse_record
@@ -99,7 +99,6 @@ def design(halves: list[Half], searcher: bool) -> tuple[list[list[float]], list[
 
 def write(variant: str, sides: tuple[tuple[float, ...], tuple[float, ...]]) -> None:
     """Put ``sides`` into ``SEARCH_WEIGHTS[variant]`` of the evaluation module."""
-    text = MODULE.read_text(encoding="utf-8")
     table = dict(SEARCH_WEIGHTS)
     table[variant] = sides
     lines = []
@@ -110,12 +109,9 @@ def write(variant: str, sides: tuple[tuple[float, ...], tuple[float, ...]]) -> N
             lines.extend(tuple_lines(w, "            "))
             lines.append("        ),")
         lines.append("    ),")
-    head = "SEARCH_WEIGHTS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {"
-    block = head + "\n" + "\n".join(lines) + "\n}\n"
-    new, n = re.subn(re.escape(head) + r"\n.*?\n\}\n", block, text, flags=re.S)
-    if n != 1:
-        sys.exit("could not find the SEARCH_WEIGHTS block")
-    MODULE.write_text(new, encoding="utf-8")
+    put_table(MODULE,
+              "SEARCH_WEIGHTS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {",
+              lines, "SEARCH_WEIGHTS")
 
 
 def main() -> None:

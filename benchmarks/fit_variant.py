@@ -129,9 +129,19 @@ def tuple_lines(weights: tuple[float, ...], indent: str) -> list[str]:
             for i in range(0, len(weights), 6)]
 
 
+def put_table(module: Path, head: str, lines: list[str], name: str) -> None:
+    """Replace the body of the table that starts with the line ``head`` in ``module`` (the
+    evaluation module's path) by ``lines``; exit naming the table ``name`` if it is not there."""
+    text = module.read_text(encoding="utf-8")
+    block = head + "\n" + "\n".join(lines) + "\n}\n"
+    new, n = re.subn(re.escape(head) + r"\n.*?\n?\}\n", lambda _m: block, text, flags=re.S)
+    if n != 1:
+        sys.exit(f"could not find the {name} block")
+    module.write_text(new, encoding="utf-8")
+
+
 def write(variant: str, weights: tuple[float, ...]) -> None:
     """Put ``weights`` into ``VARIANT_WEIGHTS[variant]`` of the evaluation module."""
-    text = MODULE.read_text(encoding="utf-8")
     table = dict(VARIANT_WEIGHTS)
     table[variant] = weights
     lines = []
@@ -139,12 +149,8 @@ def write(variant: str, weights: tuple[float, ...]) -> None:
         lines.append(f'    "{name}": (')
         lines.extend(tuple_lines(table[name], "        "))
         lines.append("    ),")
-    block = ("VARIANT_WEIGHTS: dict[str, tuple[float, ...]] = {\n" + "\n".join(lines) + "\n}\n")
-    new, n = re.subn(r"VARIANT_WEIGHTS: dict\[str, tuple\[float, \.\.\.\]\] = \{\n.*?\n?\}\n",
-                     block, text, flags=re.S)
-    if n != 1:
-        sys.exit("could not find the VARIANT_WEIGHTS block")
-    MODULE.write_text(new, encoding="utf-8")
+    put_table(MODULE, "VARIANT_WEIGHTS: dict[str, tuple[float, ...]] = {", lines,
+              "VARIANT_WEIGHTS")
 
 
 def fit_variant(variant: str, deals: int, seed: int, ridge: float, jobs: int,
