@@ -61,7 +61,9 @@ difference; 65.0% against 60.5% before the heuristic's fix of session 18); ``heu
 elsewhere; see
 ``benchmarks/STRENGTH.md``) or ``random`` (weak and fast, for tests); ``horizon``,
 ``full_below``, ``prior``, ``confidence``, ``evaluation`` as above; ``infer``: how strongly
-worlds are discounted in which the opponent passed up points; ``model``: how strongly worlds
+worlds are discounted in which the opponent passed up points (``auto``, the default: 0.9 in
+the classic family, 0 in the one-deal games; a number from 0 to below 1 applies in every
+variant); ``model``: how strongly worlds
 are discounted in which the opponent's plays differ from the heuristic's (0, off, by default:
 it did not measurably help, see ``benchmarks/STRENGTH.md``, and its Metropolis chain mixes
 slowly, so that 60 worlds hold only about ten distinct hidden hands,
@@ -135,6 +137,9 @@ MAX_SAMPLES = 5000  # worlds per decision: more would stall a session
 MAX_EXTEND = 20  # times the worlds of a close call
 MAX_HORIZON = 40  # tricks a rollout plays before the evaluation
 MAX_MS = 600_000.0  # milliseconds of a time budget
+# infer=auto in the classic family: how strongly a world is discounted for each time the
+# opponent won a trick and passed though it could have declared (``WorldSampler``)
+_INFER = 0.9
 # at a table of three or four, the thinking time a decision may take when no ``ms`` is set:
 # whole-deal rollouts are slow, and the worlds stop at this time or ``samples`` (see
 # ``benchmarks/STRENGTH.md``, "Three- and four-handed")
@@ -168,7 +173,7 @@ class SearchAgent:
     def __init__(self, seed: int | None = None, samples: int = 60, rollout: str = "auto",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
+                 confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "grid", wait: int = 0, game: int = 1) -> None:
@@ -195,9 +200,11 @@ class SearchAgent:
         self.full_below = full_below
         self.prior = float(prior)
         self.confidence = float(confidence)
-        if not 0.0 <= float(infer) < 1.0:
-            raise OptionError(f"infer must be at least 0 and below 1, not {infer!r}")
-        self.infer = float(infer)
+        # infer=auto: 0.9 in the two-handed classic family, off in the one-deal games; a
+        # number applies in every variant
+        if infer != "auto" and (isinstance(infer, str | bool) or not 0.0 <= float(infer) < 1.0):
+            raise OptionError(f"infer must be auto or at least 0 and below 1, not {infer!r:.40}")
+        self.infer = -1.0 if infer == "auto" else float(infer)
         if not 0.0 <= float(model) < 1.0:
             raise OptionError(f"model must be at least 0 and below 1, not {model!r}")
         self.model = float(model)
@@ -379,9 +386,9 @@ class SearchAgent:
                   budget: float) -> tuple[str, dict[str, float]]:
         legal = candidates(obs, self.wait)
         seat = obs.seat
-        # (in the multi-pack games the quick "could have declared" test is too often true
-        # for the inference to tell worlds apart: it only slows the sampling)
-        infer = 0.0 if is_settled(obs.rules) else self.infer
+        # (auto: off in the one-deal games, where early in the deal almost every world could
+        # have declared something, so the passes tell worlds apart only late)
+        infer = self.infer if self.infer >= 0 else 0.0 if is_settled(obs.rules) else _INFER
         # the search's own sound play: the heuristic, or with rollout=tuned / own the variant's
         # tuned numbers (its head start, and its later moves in the rollouts)
         mode = self.mode(obs.rules.variant)
@@ -564,7 +571,7 @@ def _prefer(text: str) -> int:
 def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "auto",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float = 1.0, infer: float = 0.9, ms: float = 0.0,
+                 confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "grid", wait: int = 0, game: int = 1) -> SearchAgent:
