@@ -93,6 +93,24 @@ def test_options_are_checked() -> None:
         make_agent("search:horizon=-1")
     with pytest.raises(OptionError):
         make_agent("search:model=1")
+    for bad in ("1", "-0.5", "often", "true"):
+        with pytest.raises(OptionError, match="infer must be auto"):
+            make_agent(f"search:infer={bad}")
+
+
+def test_the_inference_from_passes_is_on_in_the_classic_family_and_asked_for_elsewhere() -> None:
+    auto = make_agent("search")
+    assert isinstance(auto, SearchAgent)
+    assert auto.inference(Rules.preset("bezique")) == 0.9
+    assert auto.inference(Rules.preset("binocle")) == 0.9
+    assert auto.inference(Rules.preset("rubicon")) == 0.0
+    assert auto.inference(Rules.preset("sixpack")) == 0.0
+    asked = make_agent("search:infer=0.95")
+    off = make_agent("search:infer=0")
+    assert isinstance(asked, SearchAgent) and isinstance(off, SearchAgent)
+    for variant in ("bezique", "rubicon", "sixpack"):
+        assert asked.inference(Rules.preset(variant)) == 0.95
+        assert off.inference(Rules.preset(variant)) == 0.0
 
 
 def test_levels_name_registered_agents() -> None:

@@ -101,6 +101,7 @@ from collections.abc import Callable
 from ..cards import card_name
 from ..errors import OptionError
 from ..observation import Observation
+from ..rules import Rules
 from ..state import State
 from .base import register_agent
 from .endgame import obs_hands, solve
@@ -256,6 +257,23 @@ class SearchAgent:
                                  TABLE_MS, self.prior, self.confidence, potential, horizon,
                                  first=TablePolicy(self.policy))
 
+    def inference(self, rules: Rules) -> float:
+        """How strongly this search discounts worlds for the opponent's passes in ``rules``'
+        variant (``infer``; ``auto``: 0.9 in the classic family, 0 in the one-deal games).
+
+        >>> from bezique import Rules
+        >>> a = SearchAgent()
+        >>> a.inference(Rules.preset("bezique")), a.inference(Rules.preset("rubicon"))
+        (0.9, 0.0)
+        >>> SearchAgent(infer=0.95).inference(Rules.preset("rubicon"))
+        0.95
+        """
+        # (auto is off in the one-deal games: early in their deals almost every world could
+        # have declared something, so the passes tell worlds apart only late)
+        if self.infer >= 0:
+            return self.infer
+        return 0.0 if is_settled(rules) else _INFER
+
     def set_budget(self, ms: float) -> None:
         """Think for about ``ms`` milliseconds a decision: sample worlds until the time is up
         (at least two) instead of a fixed number; 0 goes back to ``samples`` worlds."""
@@ -386,9 +404,7 @@ class SearchAgent:
                   budget: float) -> tuple[str, dict[str, float]]:
         legal = candidates(obs, self.wait)
         seat = obs.seat
-        # (auto: off in the one-deal games, where early in the deal almost every world could
-        # have declared something, so the passes tell worlds apart only late)
-        infer = self.infer if self.infer >= 0 else 0.0 if is_settled(obs.rules) else _INFER
+        infer = self.inference(obs.rules)
         # the search's own sound play: the heuristic, or with rollout=tuned / own the variant's
         # tuned numbers (its head start, and its later moves in the rollouts)
         mode = self.mode(obs.rules.variant)
