@@ -158,11 +158,14 @@ class _Plan:
         # the turn-up card dealt: public (everyone saw it turned), even after the opponent took it
         self.turnup = obs.turnup_dealt
 
-    def build(self, rng: random.Random, explore: float = 0.0) -> _Deal | None:
+    def build(self, rng: random.Random, explore: float = 0.0,
+              weights: Sequence[float] | None = None) -> _Deal | None:
         """One candidate deal, or None if the random choices fail.
 
         Where the opponent used a card of which it held a known copy, the known copy is taken
-        as often as the final known cards say; ``explore`` flips that choice at random."""
+        as often as the final known cards say; ``explore`` flips that choice at random.  The
+        opponent's concealed cards are drawn from the unseen ones at random, or with
+        ``weights`` (one for each card 0..31) in proportion to them."""
         if self.opp_carte:
             return self._build_carte(rng)
         obs = self.obs
@@ -200,6 +203,8 @@ class _Plan:
         undrawn = [i for i in range(self.pos, stock_size)]
         if len(rest) != len(pending) + len(undrawn):
             return None
+        if weights is not None:
+            _weighted_first(rest, len(pending), weights, rng)
         for sl in pending:
             slots[sl] = rest.pop()
         stock = [-1] * stock_size
@@ -242,6 +247,19 @@ class _Plan:
         rng.shuffle(my_hand)
         return _Deal(self, my_hand, -1, stock, undrawn, slots + stock_cards,
                      recv + [_STOCK] * len(undrawn), deadline + [_FREE] * len(undrawn), len(slots))
+
+
+def _weighted_first(cards: list[int], k: int, weights: Sequence[float],
+                    rng: random.Random) -> None:
+    """Move ``k`` of ``cards``, drawn without replacement in proportion to their ``weights``,
+    to the end of the list (in the order drawn, the first last); the rest keep their order."""
+    if k <= 0:
+        return
+    # (Efraimidis and Spirakis: the k largest of u ** (1 / w) are such a draw)
+    keyed = sorted((rng.random() ** (1.0 / weights[c]), i) for i, c in enumerate(cards))
+    chosen = [i for _key, i in keyed[-k:]]
+    picked = set(chosen)
+    cards[:] = [c for i, c in enumerate(cards) if i not in picked] + [cards[i] for i in chosen]
 
 
 _FREE = FREE  # the deadline of a card the opponent never used in public
@@ -362,13 +380,18 @@ class WorldSampler:
     ``policy`` would have chosen with that world's cards (the search AI passes the heuristic
     player, ``HeuristicPolicy(solver_cards=0)``): sensible play reveals the hand.  ``policy`` is
     required when ``model`` is not 0.  When a few tries find no world kept, the likeliest one
-    seen is taken.  Both 0 sample uniformly among the consistent worlds."""
+    seen is taken.  Both 0 sample uniformly among the consistent worlds.  ``weights`` (one for
+    each card 0..31, :func:`~bezique.agents.holdings.card_weights`) deal the opponent's
+    concealed cards in proportion to them instead of uniformly (the kinds of card players
+    keep)."""
 
     def __init__(self, obs: Observation, infer: float = 0.0, model: float = 0.0,
-                 policy: OpponentPolicy | None = None) -> None:
+                 policy: OpponentPolicy | None = None,
+                 weights: Sequence[float] | None = None) -> None:
         self.obs = obs
         self.plan = _Plan(obs)
         self.infer = infer
+        self.weights = weights
         self._policy: OpponentPolicy | None = None
         if model:
             if policy is None:
@@ -399,7 +422,7 @@ class WorldSampler:
         """(try number, deal, replayed state, log-likelihood) of each of up to ``_TRIES``
         random deals that replay to the observation."""
         for i in range(_TRIES):
-            deal = self.plan.build(rng, 0.0 if i < 4 else 0.15)
+            deal = self.plan.build(rng, 0.0 if i < 4 else 0.15, self.weights)
             got = None if deal is None else self._try(deal)
             if deal is not None and got is not None:
                 yield i, deal, got[0], got[1]

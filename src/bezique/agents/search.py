@@ -82,7 +82,10 @@ settled size (:func:`~bezique.agents.settled.win_value`; the one-deal games only
 keeps passing a declaring turn among the candidates while no trumps are fixed (Rubicon, Six-
 and Eight-pack: waiting for a better trump suit than the first marriage's); ``game=0`` values
 every leaf by the deal's points even near the target (not playing for the game; for comparisons,
-``benchmarks/compare_decisions.py --game``); ``head=policy`` gives the
+``benchmarks/compare_decisions.py --game``); ``hands=kept`` deals the other hand in each world
+the kinds of card players keep (:mod:`bezique.agents.holdings`: fewer small plain cards, more
+aces, tens and trumps, as fitted on the variant's heuristic play; uniform where the variant has
+no fitted weights) instead of uniformly; ``head=policy`` gives the
 head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
 :meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
 on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
@@ -107,6 +110,7 @@ from .base import register_agent
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
 from .heuristic import TUNED_VARIANTS, HeuristicPolicy, tuned_params
+from .holdings import card_weights
 from .rollout import (
     MIN_NODES,
     RATE_SAFETY,
@@ -177,7 +181,8 @@ class SearchAgent:
                  confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid", wait: int = 0, game: int = 1) -> None:
+                 settle: str = "grid", wait: int = 0, game: int = 1,
+                 hands: str = "uniform") -> None:
         if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
             raise OptionError(
                 f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
@@ -192,6 +197,9 @@ class SearchAgent:
             raise OptionError(f"weights must be variant, classic or search, not {weights!r:.40}")
         if settle not in ("grid", "normal", "win"):
             raise OptionError(f"settle must be grid, normal or win, not {settle!r:.40}")
+        if hands not in ("uniform", "kept"):
+            raise OptionError(f"hands must be uniform or kept, not {hands!r:.40}")
+        self.hands_kept = hands == "kept"
         self.rng = random.Random(seed)
         self.samples = samples
         if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
@@ -412,7 +420,9 @@ class SearchAgent:
         self.rollout.policy = self.policy if mode == "own" else mine
         self.rollout.own = mine if mode == "own" else None
         sampler = WorldSampler(obs, infer, self.model,
-                               HeuristicPolicy(solver_cards=0) if self.model else None)
+                               HeuristicPolicy(solver_cards=0) if self.model else None,
+                               card_weights(obs.rules, obs.trump, obs.stock)
+                               if self.hands_kept else None)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
         # near the target: play for the game (None far from it: the deal's point margin)
@@ -590,7 +600,8 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "aut
                  confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid", wait: int = 0, game: int = 1) -> SearchAgent:
+                 settle: str = "grid", wait: int = 0, game: int = 1,
+                 hands: str = "uniform") -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
                        evaluation, confidence, infer, ms, model, extend, extend_below, head,
-                       weights, settle, wait, game)
+                       weights, settle, wait, game, hands)
