@@ -383,7 +383,7 @@ class WorldSampler:
     seen is taken.  Both 0 sample uniformly among the consistent worlds.  ``weights`` (one for
     each card 0..31, :func:`~bezique.agents.holdings.card_weights`) deal the opponent's
     concealed cards in proportion to them instead of uniformly (the kinds of card players
-    keep)."""
+    keep; not where it showed a carte blanche, whose worlds keep their own construction)."""
 
     def __init__(self, obs: Observation, infer: float = 0.0, model: float = 0.0,
                  policy: OpponentPolicy | None = None,
