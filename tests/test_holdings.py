@@ -75,7 +75,7 @@ def test_weighted_worlds_still_give_the_observation_and_follow_the_weights() -> 
 
 
 def test_the_search_option_is_checked_and_plays_legal_moves() -> None:
-    with pytest.raises(OptionError, match="hands must be uniform or kept"):
+    with pytest.raises(OptionError, match="hands must be auto, uniform or kept"):
         make_agent("search:hands=mine")
     s = _heuristic_position("rubicon", 2, 60)
     agent = make_agent("search:hands=kept,samples=4,seed=1")

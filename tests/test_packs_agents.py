@@ -217,29 +217,39 @@ def test_rollout_own_plays_the_searchs_later_moves_by_the_variants_tuned_numbers
     assert a == b and a in obs.legal
 
 
-def test_the_default_search_plays_its_own_moves_by_the_variants_numbers_where_it_has_them(
-) -> None:
-    """``rollout=auto`` (the default) is ``own`` in Rubicon, which has numbers of its own, and
-    ``heuristic`` in the games without: the same averages over the same worlds."""
+def test_the_default_search_takes_the_settings_measured_for_the_variant() -> None:
+    """``auto`` (the default of ``rollout``, ``settle`` and ``hands``) is Rubicon's measured
+    combination in Rubicon (heuristic rollouts, leaves valued by the chance of winning, worlds
+    dealt the cards players keep) and the general defaults elsewhere: the same averages over
+    the same worlds as asking for them."""
     from bezique.agents.search import SearchAgent
+    from bezique.agents.search_options import VARIANT_SETTINGS
 
-    assert SearchAgent().mode("rubicon") == "own"
+    assert VARIANT_SETTINGS["rubicon"] == {"rollout": "heuristic", "settle": "win",
+                                           "hands": "kept"}
+    assert SearchAgent().mode("rubicon") == "heuristic"
     assert SearchAgent().mode("sixpack") == SearchAgent().mode("bezique") == "heuristic"
     assert SearchAgent(rollout="tuned").mode("rubicon") == "tuned"
-    for variant, same, other in (("rubicon", "own", "heuristic"),
-                                 ("bezique", "heuristic", "own")):
+    assert SearchAgent(hands="uniform").setting("hands", "rubicon") == "uniform"
+    for variant, same, other in (
+            ("rubicon", "rollout=heuristic,settle=win,hands=kept", "hands=uniform"),
+            ("sixpack", "rollout=heuristic,settle=grid,hands=uniform", "settle=win"),
+            ("bezique", "rollout=heuristic,settle=grid,hands=uniform", "hands=kept")):
         s = State.new_deal(Rules.preset(variant), seed=6)
         rng = random.Random(6)
-        while len(s.legal_actions()) < 4 or s.phase_id != LEAD:
+        while len(s.legal_actions()) < 4 or s.phase_id != LEAD or s.stock_left > (
+                s.rules.stock_size * 2) // 3:
             s.apply_action(rng.choice(s.legal_actions()))
         obs = s.observation(s.current_player())
 
-        def means(rollout: str, obs: Observation = obs) -> dict[str, float]:
-            return SearchAgent(seed=2, samples=6, rollout=rollout).evaluate(obs)[1]
+        def means(spec: str, obs: Observation = obs) -> dict[str, float]:
+            agent = make_agent(f"search:samples=6,{spec}" if spec else "search:samples=6",
+                               seed=2)
+            assert isinstance(agent, SearchAgent)
+            return agent.evaluate(obs)[1]
 
-        assert means("auto") == means(same)
-        if variant == "rubicon":  # (Rubicon's numbers play otherwise than the club's)
-            assert means("auto") != means(other)
+        assert means("") == means(same)
+        assert means("") != means(other)
 
 
 def test_lead_points_weigh_a_leads_brisques_and_nothing_else() -> None:

@@ -177,7 +177,7 @@ def test_the_search_options_pick_the_weights_and_the_settlement() -> None:
     assert roll.value(s.clone(), 0, horizon=1) == settled_estimate(t, 0, win=True)
     with pytest.raises(OptionError, match="weights must be variant, classic or search"):
         make_agent("search:weights=rubicon", seed=1)
-    with pytest.raises(OptionError, match="settle must be grid, normal or win"):
+    with pytest.raises(OptionError, match="settle must be auto, grid, normal or win"):
         make_agent("search:settle=exact", seed=1)
 
 

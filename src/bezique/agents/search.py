@@ -49,48 +49,8 @@ a measured gain in play: see ``benchmarks/STRENGTH.md``); the solver plays only 
 finish within its node budget (the 12- and 15-card ends of Six- and Eight-pack are played by
 the heuristic until then).
 
-Options (``search:samples=40,seed=3``): ``samples`` worlds per decision; ``seed``;
-``rollout`` = ``heuristic`` (the club heuristic for both seats), ``tuned`` (for both seats, the
-heuristic with the numbers ``benchmarks/tune_heuristic.py`` found: the variant's own,
-:data:`~bezique.agents.heuristic.TUNED_VARIANTS`, else :data:`~bezique.agents.heuristic.TUNED`;
-they also choose the action with the head start), ``own`` (those numbers for the search's own
-seat and its head start only, the other seat played by the heuristic), ``auto`` (default:
-``own`` in a variant with numbers of its own, Rubicon, where it won 58.9% of 600 arena deals
-against the heuristic, ``heuristic`` 59.4% of the same (+0.5 +- 2.6 pair by pair: no
-difference; 65.0% against 60.5% before the heuristic's fix of session 18); ``heuristic``
-elsewhere; see
-``benchmarks/STRENGTH.md``) or ``random`` (weak and fast, for tests); ``horizon``,
-``full_below``, ``prior``, ``confidence``, ``evaluation`` as above; ``infer``: how strongly
-worlds are discounted in which the opponent passed up points (``auto``, the default: 0.9 in
-the classic family, 0 in the one-deal games; a number from 0 to below 1 applies in every
-variant); ``model``: how strongly worlds
-are discounted in which the opponent's plays differ from the heuristic's (0, off, by default:
-it did not measurably help, see ``benchmarks/STRENGTH.md``, and its Metropolis chain mixes
-slowly, so that 60 worlds hold only about ten distinct hidden hands,
-``benchmarks/world_quality.py``; both in :class:`~bezique.agents.sampling.WorldSampler`);
-``solver_cards``: rollouts reaching the end phase with at most this many cards in hand are
-solved exactly; ``ms``: think about this many milliseconds a decision instead of a fixed number
-of worlds (also set by :meth:`SearchAgent.set_budget`, as the engine protocol's ``budget_ms``;
-with a time budget there is no extension: the worlds are already as many as fit; a decision
-never takes more than 10% over it: no world is begun that would likely not end in time, a
-rollout past the deadline gives up, the exact solver's nodes are bounded by the time left at
-its measured speed, and with no world finished the heuristic's choice is played);
-``extend`` and ``extend_below`` as above (``extend=1``: no extension); ``weights`` =
-``variant`` (default), ``classic`` or ``search`` and ``settle`` = ``grid`` (default) or
-``normal`` as above, or ``win``: every leaf valued by the chance of winning the deal, not its
-settled size (:func:`~bezique.agents.settled.win_value`; the one-deal games only); ``wait=1``
-keeps passing a declaring turn among the candidates while no trumps are fixed (Rubicon, Six-
-and Eight-pack: waiting for a better trump suit than the first marriage's); ``game=0`` values
-every leaf by the deal's points even near the target (not playing for the game; for comparisons,
-``benchmarks/compare_decisions.py --game``); ``hands=kept`` deals the other hand in each world
-the kinds of card players keep (:mod:`bezique.agents.holdings`: fewer small plain cards, more
-aces, tens and trumps, as fitted on the variant's heuristic play; uniform where the variant has
-no fitted weights) instead of uniformly; ``head=policy`` gives the
-head start to the learned policy's top action (:mod:`bezique.learn`) instead of the heuristic's.
-:meth:`SearchAgent.set_time_limit` bounds any decision's thinking (the engine protocol sets it
-on every ``go``): past 85% of it no more worlds are sampled, however many ``samples`` asks for.
-Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON`,
-:data:`MAX_MS`).
+Its options (``search:samples=40,seed=3``), what each does, their bounds and what ``auto``
+stands for in each variant are in :mod:`bezique.agents.search_options`.
 """
 
 from __future__ import annotations
@@ -109,7 +69,7 @@ from ..state import State
 from .base import register_agent
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
-from .heuristic import TUNED_VARIANTS, HeuristicPolicy, tuned_params
+from .heuristic import HeuristicPolicy, tuned_params
 from .holdings import card_weights
 from .rollout import (
     MIN_NODES,
@@ -121,6 +81,7 @@ from .rollout import (
     roll_each,
 )
 from .sampling import WorldSampler
+from .search_options import MAX_EXTEND, MAX_HORIZON, MAX_MS, MAX_SAMPLES, choice, setting, whole
 from .settled import is_settled
 from .solver import EndSolver, SolverBudgetError
 from .solver_tables import hand_mask
@@ -138,10 +99,6 @@ _SAMPLE_SHARE = 0.85
 _HARD_SHARE = 0.92
 
 
-MAX_SAMPLES = 5000  # worlds per decision: more would stall a session
-MAX_EXTEND = 20  # times the worlds of a close call
-MAX_HORIZON = 40  # tricks a rollout plays before the evaluation
-MAX_MS = 600_000.0  # milliseconds of a time budget
 # infer=auto in the classic family: how strongly a world is discounted for each time the
 # opponent won a trick and passed though it could have declared (``WorldSampler``)
 _INFER = 0.9
@@ -181,31 +138,18 @@ class SearchAgent:
                  confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid", wait: int = 0, game: int = 1,
-                 hands: str = "uniform") -> None:
-        if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-            raise OptionError(
-                f"samples must be a whole number from 1 to {MAX_SAMPLES}, not {samples!r:.40}"
-            )
-        if rollout not in ("auto", "heuristic", "tuned", "own", "random"):
-            raise OptionError(f"rollout must be auto, heuristic, tuned, own or random, not "
-                              f"{rollout!r:.40}")
-        if evaluation not in ("learned", "simple", "net", "blend"):
-            raise OptionError(f"evaluation must be learned, simple, net or blend, not "
-                              f"{evaluation!r}")
-        if weights not in ("variant", "classic", "search"):
-            raise OptionError(f"weights must be variant, classic or search, not {weights!r:.40}")
-        if settle not in ("grid", "normal", "win"):
-            raise OptionError(f"settle must be grid, normal or win, not {settle!r:.40}")
-        if hands not in ("uniform", "kept"):
-            raise OptionError(f"hands must be uniform or kept, not {hands!r:.40}")
-        self.hands_kept = hands == "kept"
+                 settle: str = "auto", wait: int = 0, game: int = 1,
+                 hands: str = "auto") -> None:
+        choice("rollout", rollout, ("auto", "heuristic", "tuned", "own", "random"))
+        choice("evaluation", evaluation, ("learned", "simple", "net", "blend"))
+        choice("weights", weights, ("variant", "classic", "search"))
+        # the settings asked for; auto is resolved for each decision's variant (setting())
+        self.asked = {"rollout": rollout,
+                      "settle": str(choice("settle", settle, ("auto", "grid", "normal", "win"))),
+                      "hands": str(choice("hands", hands, ("auto", "uniform", "kept")))}
         self.rng = random.Random(seed)
-        self.samples = samples
-        if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
-            raise OptionError(f"horizon must be a whole number of tricks from 0 to "
-                              f"{MAX_HORIZON}, not {horizon!r:.40}")
-        self.horizon = horizon
+        self.samples = whole("samples", samples, 1, MAX_SAMPLES)
+        self.horizon = whole("horizon", horizon, 0, MAX_HORIZON)
         self.full_below = full_below
         self.prior = float(prior)
         self.confidence = float(confidence)
@@ -217,19 +161,11 @@ class SearchAgent:
         if not 0.0 <= float(model) < 1.0:
             raise OptionError(f"model must be at least 0 and below 1, not {model!r}")
         self.model = float(model)
-        if not isinstance(extend, int) or not 1 <= extend <= MAX_EXTEND:
-            raise OptionError(f"extend must be a whole number from 1 to {MAX_EXTEND}, not "
-                              f"{extend!r:.40}")
-        self.extend = extend
+        self.extend = whole("extend", extend, 1, MAX_EXTEND)
         self.extend_below = int(extend_below)
-        if wait not in (0, 1):
-            raise OptionError(f"wait must be 0 or 1, not {wait!r:.40}")
-        self.wait = bool(wait)
-        if game not in (0, 1):
-            raise OptionError(f"game must be 0 or 1, not {game!r:.40}")
-        self.play_for_game = bool(game)
-        if head not in ("heuristic", "policy"):
-            raise OptionError(f"head must be heuristic or policy, not {head!r}")
+        self.wait = bool(choice("wait", wait, (0, 1)))
+        self.play_for_game = bool(choice("game", game, (0, 1)))
+        choice("head", head, ("heuristic", "policy"))
         # the learned policy's scores (a callable: the compiled build needs no type of
         # bezique.learn, which is imported only when asked for)
         self.head: Callable[[Observation], list[float]] | None = None
@@ -246,9 +182,7 @@ class SearchAgent:
         self.late_s = 0.0  # how late decisions finish past their planned end (a moving average)
         self.policy = HeuristicPolicy(solver_cards=0)
         # rollout=tuned / own: the variant's tuned numbers (heuristic.tuned_params) for both
-        # seats, or for the search's own seat only; a policy per variant, made when first met;
-        # auto: own in a variant with numbers of its own, heuristic elsewhere
-        self.rollout_mode = rollout
+        # seats, or for the search's own seat only; a policy per variant, made when first met
         self._tuned: dict[str, HeuristicPolicy] = {}
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
@@ -258,7 +192,7 @@ class SearchAgent:
         self.rollout.classic_weights = weights == "classic"
         self.rollout.search_weights = weights == "search"
         self.rollout.settle_normal = settle == "normal"
-        self.rollout.settle_win = settle == "win"
+        self.rollout.settle_win = settle == "win"  # (auto: set at each decision)
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,
         # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
         self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,
@@ -419,10 +353,13 @@ class SearchAgent:
         mine = self._own_policy(obs.rules.variant, mode)
         self.rollout.policy = self.policy if mode == "own" else mine
         self.rollout.own = mine if mode == "own" else None
+        settle = self.setting("settle", obs.rules.variant)
+        self.rollout.settle_normal = settle == "normal"
+        self.rollout.settle_win = settle == "win"
+        kept = self.setting("hands", obs.rules.variant) == "kept"
         sampler = WorldSampler(obs, infer, self.model,
                                HeuristicPolicy(solver_cards=0) if self.model else None,
-                               card_weights(obs.rules, obs.trump, obs.stock)
-                               if self.hands_kept else None)
+                               card_weights(obs.rules, obs.trump, obs.stock) if kept else None)
         rng = random.Random(self.rng.getrandbits(64))
         self.rollout.rng = random.Random(rng.getrandbits(64))
         # near the target: play for the game (None far from it: the deal's point margin)
@@ -496,13 +433,24 @@ class SearchAgent:
         rival = _rival({t: means[t] for t in full}, pick)
         return (rival if self._departs(*_gain(values, pick, rival)) else pick), means
 
+    def setting(self, name: str, variant: str) -> str:
+        """The ``rollout``, ``settle`` or ``hands`` setting this search plays in ``variant``
+        (:func:`~bezique.agents.search_options.setting`: ``auto`` is the variant's in
+        :data:`~bezique.agents.search_options.VARIANT_SETTINGS`, else the general default).
+
+        >>> a = SearchAgent()
+        >>> [a.setting(k, "rubicon") for k in ("rollout", "settle", "hands")]
+        ['heuristic', 'win', 'kept']
+        >>> [a.setting(k, "sixpack") for k in ("rollout", "settle", "hands")]
+        ['heuristic', 'grid', 'uniform']
+        >>> SearchAgent(settle="grid").setting("settle", "rubicon")
+        'grid'
+        """
+        return setting(self.asked, name, variant)
+
     def mode(self, variant: str) -> str:
-        """The rollout setting in ``variant``: ``auto`` is ``own`` where the variant has tuned
-        numbers of its own (:data:`~bezique.agents.heuristic.TUNED_VARIANTS`), else
-        ``heuristic``."""
-        if self.rollout_mode == "auto":
-            return "own" if variant in TUNED_VARIANTS else "heuristic"
-        return self.rollout_mode
+        """The rollout setting in ``variant`` (:meth:`setting`)."""
+        return self.setting("rollout", variant)
 
     def _own_policy(self, variant: str, mode: str) -> HeuristicPolicy:
         """The policy of the search's own sound play in ``variant``: the heuristic, or with
@@ -600,8 +548,8 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "aut
                  confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
-                 settle: str = "grid", wait: int = 0, game: int = 1,
-                 hands: str = "uniform") -> SearchAgent:
+                 settle: str = "auto", wait: int = 0, game: int = 1,
+                 hands: str = "auto") -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
                        evaluation, confidence, infer, ms, model, extend, extend_below, head,
                        weights, settle, wait, game, hands)
