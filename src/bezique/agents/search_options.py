@@ -82,8 +82,8 @@ MAX_MS = 600_000.0  # milliseconds of a time budget
 
 # what auto means for rollout, settle and hands in a variant whose arena runs chose otherwise
 # than the general defaults (benchmarks/STRENGTH.md, "Kept hands"): in Rubicon the combination
-# won 67.3% of 400 duplicated deals against the heuristic (seeds 1 and 2), where the general
-# defaults won 58.9% of the same deals (pair by pair, +8.4 +- 3.4 points)
+# won 65.25% of 800 duplicated deals against the heuristic (seeds 1 to 4), where the general
+# defaults won 60.6% of the same deals (pair by pair, +4.7 +- 2.4 points)
 VARIANT_SETTINGS: dict[str, dict[str, str]] = {
     "rubicon": {"rollout": "heuristic", "settle": "win", "hands": "kept"},
 }
