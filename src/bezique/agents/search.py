@@ -145,8 +145,8 @@ class SearchAgent:
         choice("weights", weights, ("variant", "classic", "search"))
         # the settings asked for; auto is resolved for each decision's variant (setting())
         self.asked = {"rollout": rollout,
-                      "settle": str(choice("settle", settle, ("auto", "grid", "normal", "win"))),
-                      "hands": str(choice("hands", hands, ("auto", "uniform", "kept")))}
+                      "settle": choice("settle", settle, ("auto", "grid", "normal", "win")),
+                      "hands": choice("hands", hands, ("auto", "uniform", "kept"))}
         self.rng = random.Random(seed)
         self.samples = whole("samples", samples, 1, MAX_SAMPLES)
         self.horizon = whole("horizon", horizon, 0, MAX_HORIZON)

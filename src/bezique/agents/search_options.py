@@ -71,6 +71,7 @@ bezique.errors.OptionError: settle must be auto, grid, normal or win, not 'best'
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 from ..errors import OptionError
 from .heuristic import TUNED_VARIANTS
@@ -88,6 +89,8 @@ VARIANT_SETTINGS: dict[str, dict[str, str]] = {
     "rubicon": {"rollout": "heuristic", "settle": "win", "hands": "kept"},
 }
 
+T = TypeVar("T")
+
 # the general defaults of the settings auto resolves (rollout's depends on the variant)
 _GENERAL = {"settle": "grid", "hands": "uniform"}
 
@@ -97,7 +100,7 @@ def _listed(allowed: Sequence[object]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-def choice(name: str, value: object, allowed: Sequence[object]) -> object:
+def choice(name: str, value: T, allowed: Sequence[T]) -> T:
     """``value`` if it is one of ``allowed``, else an :class:`OptionError` naming them."""
     if isinstance(value, bool) or value not in allowed:
         raise OptionError(f"{name} must be {_listed(allowed)}, not {value!r:.40}")
