@@ -24,9 +24,10 @@ R4 = Rules.preset("bezique4")
 LOW_FIRST = (7, 6, 5, 4, 1, 0, 3, 2)  # sevens, eights, nines, jacks ... kings last
 
 
-def deal4(hands: dict[int, list[str]], rules: Rules = R4, turnup: str = "8H") -> State:
+def deal4(hands: dict[int, list[str]], rules: Rules = R4, turnup: str = "8H",
+          totals: list[int] | None = None) -> State:
     """The seats hold the given cards, filled up with low plain cards; seat 3 deals, so seat 0
-    leads.  The stock holds what is left, low cards first."""
+    leads.  The stock holds what is left, low cards first; ``totals`` are the game's so far."""
     left = Counter(p & 31 for p in rules.deck)
     trump = suit_of(parse_card(turnup))
     left.subtract(parse_card(c) for cs in [*hands.values(), [turnup]] for c in cs)
@@ -38,7 +39,7 @@ def deal4(hands: dict[int, list[str]], rules: Rules = R4, turnup: str = "8H") ->
         while len(h) < 8:
             h.append(rest.pop(0))
         out.append(h)
-    return State.from_cards(rules, out, parse_card(turnup), rest, dealer=3)
+    return State.from_cards(rules, out, parse_card(turnup), rest, dealer=3, totals=totals)
 
 
 def win_trick(s: State, winner: int, card: str = "AH") -> None:

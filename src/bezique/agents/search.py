@@ -33,7 +33,8 @@ At a table of three or four (RULES.md 9.4, 9.5) the decision is
 :class:`~bezique.agents.table_search.TableSearch`'s: worlds for every unseen hand, whole-deal
 rollouts of the table heuristic, each side's points (partners' add) less the best other side's,
 up to :data:`TABLE_WORLDS` times ``samples`` worlds within :data:`TABLE_MS` milliseconds unless
-``ms`` sets another budget.
+``ms`` sets another budget; near the game's target it too plays for the game
+(:mod:`bezique.agents.table_game`).
 
 In the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7) results are settled
 values, not points: a finished deal by its settlement, a solved end phase by the settlement of
@@ -197,7 +198,7 @@ class SearchAgent:
         # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
         self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,
                                  TABLE_MS, self.prior, self.confidence, potential, horizon,
-                                 first=TablePolicy(self.policy))
+                                 first=TablePolicy(self.policy), game=self.play_for_game)
 
     def inference(self, rules: Rules) -> float:
         """How strongly this search discounts worlds for the opponent's passes in ``rules``'

@@ -49,7 +49,8 @@ Options (``search:samples=40,seed=3``); ``horizon``, ``full_below``, ``prior``,
 - ``wait=1`` keeps passing a declaring turn among the candidates while no trumps are fixed
   (Rubicon, Six- and Eight-pack: waiting for a better trump suit than the first marriage's).
 - ``game=0`` values every leaf by the deal's points even near the target (not playing for the
-  game; for comparisons, ``benchmarks/compare_decisions.py --game``).
+  game, :mod:`bezique.agents.game_value` at two seats, :mod:`bezique.agents.table_game` at a
+  table of three or four; for comparisons, ``benchmarks/compare_decisions.py --game``).
 - ``head=policy`` gives the head start to the learned policy's top action
   (:mod:`bezique.learn`) instead of the heuristic's.
 

@@ -19,6 +19,12 @@ milliseconds each, so the worlds are bounded by time as well as by number: a dec
 to ``samples`` worlds and begins no world after 80% of ``ms`` milliseconds, nor one that would
 likely not end by 88% of them (from the time a world has taken so far); a rollout still running
 then gives up and its world is dropped.  With not one world in time, the heuristic's choice.
+
+Near the target of the game (2000; RULES.md 9.4, 9.5) the search plays for the game, not the
+deal: once a side could reach the target in this deal, a rollout is valued by its side's chance
+of winning the game (:mod:`bezique.agents.table_game`: decided by the engine at the deal's end,
+otherwise from the sides' totals), in points by the chance's slope at the root, so that
+``prior`` keeps its meaning; with ``game=False`` by the deal's points throughout.
 """
 
 from __future__ import annotations
@@ -26,16 +32,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 
 from ..observation import Observation
 from ..state import LEAD, State
 from .rollout import OutOfTime, roll_each
+from .table_game import Potential, TableFrame
 from .table_play import TablePolicy
 from .table_worlds import TableSampler
-
-# what a seat's cards are still worth in a full-information state (``search.potential``)
-Potential = Callable[[State, int], float]
 
 
 def side_value(state: State, seat: int) -> int:
@@ -69,7 +72,7 @@ class TableSearch:
     def __init__(self, policy: TablePolicy, samples: int, ms: float, prior: float = 5.0,
                  confidence: float = 1.0, potential: Potential | None = None,
                  horizon: int = 0, full_below: int = 6,
-                 first: TablePolicy | None = None) -> None:
+                 first: TablePolicy | None = None, game: bool = True) -> None:
         self.policy = policy
         self.first = first or policy  # whose choice gets the head start
         self.samples = samples
@@ -82,6 +85,8 @@ class TableSearch:
         self.last_worlds = 0
         self.world_s = 0.0  # seconds a world takes to sample and roll out (a moving average)
         self.deadline = 0.0  # a clock (perf_counter seconds) past which rollouts give up
+        self.game = game  # play for the game near the target (table_game)
+        self.frame: TableFrame | None = None  # the decision's, when it plays for the game
 
     def act(self, obs: Observation, rng: random.Random, start: float = 0.0) -> str:
         """The action with the best average side result over the sampled worlds (the time
@@ -97,6 +102,7 @@ class TableSearch:
         start = start or time.perf_counter()
         sampler = TableSampler(obs)
         seat = obs.seat
+        self.frame = TableFrame.of(obs) if self.game else None
         # a few tricks and the leaf value while the stock is long; the whole deal near its end
         horizon = 0 if obs.stock < self.full_below * obs.rules.nplayers else self.horizon
         values: dict[str, list[float]] = {t: [] for t in cands}
@@ -137,8 +143,9 @@ class TableSearch:
         return roll_each(world, cands, values, lambda s: self.rollout(s, seat, horizon))
 
     def rollout(self, state: State, seat: int, horizon: int = 0) -> float:
-        """Play the deal out with the table heuristic for every seat: its side value; with a
-        ``horizon``, only that many more tricks, then :meth:`leaf`.  Raises
+        """Play the deal out with the table heuristic for every seat: its side value (near the
+        target, :meth:`TableFrame.finished`); with a ``horizon``, only that many more tricks,
+        then :meth:`leaf`.  Raises
         :class:`OutOfTime` past :attr:`deadline`."""
         choose = self.policy.choose
         stop = state.trick_count + horizon if horizon else 1 << 30
@@ -149,14 +156,18 @@ class TableSearch:
             if state.trick_count >= stop and state.phase_id == LEAD and not state.end_phase:
                 return self.leaf(state, seat)
             state.apply_action(choose(state))
+        if self.frame is not None:
+            return self.frame.finished(state, seat)
         return float(side_value(state, seat))
 
     def leaf(self, state: State, seat: int) -> float:
         """A deal in progress valued for ``seat``: each seat's points, brisques taken so far
         (where they score at the end) and ``potential`` (what its cards are still worth), its
-        side's against the best opposing side's."""
+        side's against the best opposing side's (near the target, :meth:`TableFrame.leaf`)."""
         potential = self.potential
         assert potential is not None
+        if self.frame is not None:
+            return self.frame.leaf(state, seat, potential)
         n = len(state.hand_masks)
         end = state.rules.brisques == "end"
         s, b = state.scores, state.brisques
