@@ -98,6 +98,23 @@ def test_options_are_checked() -> None:
             make_agent(f"search:infer={bad}")
 
 
+def test_the_confidence_is_the_variants_unless_asked_for() -> None:
+    """confidence=auto: two standard errors in Six-pack (a hand of near-equal cards, where one
+    is luck), one elsewhere; a number applies in every variant; anything else is refused."""
+    for bad in ("-1", "sure", "true"):
+        with pytest.raises(OptionError, match="confidence must be auto or a number"):
+            make_agent(f"search:confidence={bad}")
+    for spec, want in (("search", {"sixpack": 2.0, "bezique": 1.0, "rubicon": 1.0}),
+                       ("search:confidence=0.5", {"sixpack": 0.5, "bezique": 0.5})):
+        for variant, margin in want.items():
+            agent = make_agent(f"{spec},samples=2" if ":" in spec else f"{spec}:samples=2",
+                               seed=1)
+            assert isinstance(agent, SearchAgent)
+            state = State.new_deal(Rules.preset(variant), seed=3)
+            agent.evaluate(state.observation(state.current_player()))
+            assert agent.margin == margin
+
+
 def test_the_inference_from_passes_is_on_in_the_classic_family_and_asked_for_elsewhere() -> None:
     auto = make_agent("search")
     assert isinstance(auto, SearchAgent)
