@@ -113,6 +113,13 @@ def test_the_confidence_is_the_variants_unless_asked_for() -> None:
             state = State.new_deal(Rules.preset(variant), seed=3)
             agent.evaluate(state.observation(state.current_player()))
             assert agent.margin == margin
+    # at a table the table search's margin is set for each decision the same way
+    for spec, margin in (("search:samples=2", 1.0), ("search:samples=2,confidence=0.5", 0.5)):
+        table = make_agent(spec, seed=1)
+        assert isinstance(table, SearchAgent)
+        state = State.new_deal(Rules.preset("bezique4"), seed=3)
+        table.act(state.observation(state.current_player()))
+        assert table.table.confidence == table.margin == margin
 
 
 def test_the_inference_from_passes_is_on_in_the_classic_family_and_asked_for_elsewhere() -> None:

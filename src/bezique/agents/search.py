@@ -165,7 +165,8 @@ class SearchAgent:
         self.prior = float(prior)
         # confidence=auto (-1.0): the variant's, resolved for each decision (confidence_in)
         self.confidence = confidence_of(confidence)
-        self.margin = confidence_in(self.confidence, "bezique")  # the decision's standard errors
+        # the decision's standard errors (the classic game's until a decision sets them)
+        self.margin = confidence_in(self.confidence, "bezique")
         # infer=auto: 0.9 in the two-handed classic family, off in the one-deal games; a
         # number applies in every variant
         if infer != "auto" and (isinstance(infer, str | bool) or not 0.0 <= float(infer) < 1.0):
@@ -209,8 +210,7 @@ class SearchAgent:
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,
         # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
         self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,
-                                 TABLE_MS, self.prior, confidence_in(self.confidence, "bezique3"),
-                                 potential, horizon,
+                                 TABLE_MS, self.prior, self.margin, potential, horizon,
                                  first=TablePolicy(self.policy), game=self.play_for_game)
 
     def inference(self, rules: Rules) -> float:
@@ -337,6 +337,7 @@ class SearchAgent:
         if self.limit:
             ms = min(ms, 1000.0 * self.limit)
         self.table.ms = 1000.0 * self._planned(ms / 1000.0)
+        self.table.confidence = self.margin = confidence_in(self.confidence, obs.rules.variant)
         text = self.table.act(obs, random.Random(self.rng.getrandbits(64)), start)
         self.last_worlds = self.table.last_worlds
         return text
