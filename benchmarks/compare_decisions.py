@@ -82,16 +82,23 @@ def positions(rules: Rules, deals: int, seed: int,
     return out
 
 
+def reshuffled(state: State, rng: random.Random) -> State:
+    """A copy of ``state`` with its undrawn stock in a random order (the oracle knows every
+    hand, not the order of the cards still to draw)."""
+    s = state.clone()
+    rest = list(s.stock[s.stock_pos:])
+    rng.shuffle(rest)
+    s.stock = s.stock[:s.stock_pos] + tuple(rest)
+    return s
+
+
 def oracle(state: State, text: str, seat: int, orders: int, seed: int, roll: Rollout) -> float:
     """Mean deal result for ``seat`` after ``text`` over random orders of the undrawn stock
     (settled values in the one-deal games: :meth:`Rollout.value` settles them)."""
     rng = random.Random(seed)
     values = []
     for _ in range(orders):
-        s = state.clone()
-        rest = list(s.stock[s.stock_pos:])
-        rng.shuffle(rest)
-        s.stock = s.stock[:s.stock_pos] + tuple(rest)
+        s = reshuffled(state, rng)
         s.apply(text)
         values.append(roll.value(s, seat, 0))
     return statistics.mean(values)

@@ -23,6 +23,8 @@ import random
 import statistics
 import time
 
+from compare_decisions import reshuffled
+
 from bezique import Rules, State
 from bezique.agents import make_agent
 from bezique.agents.heuristic import HeuristicPolicy
@@ -76,10 +78,7 @@ def oracle(state: State, text: str, seat: int, orders: int, seed: int) -> float:
     rng = random.Random(seed)
     values = []
     for _ in range(orders):
-        s = state.clone()
-        rest = list(s.stock[s.stock_pos:])
-        rng.shuffle(rest)
-        s.stock = s.stock[:s.stock_pos] + tuple(rest)
+        s = reshuffled(state, rng)
         s.apply(text)
         while not s.is_terminal():
             s.apply_action(policy.choose(s))
