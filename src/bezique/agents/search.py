@@ -88,7 +88,6 @@ from .search_options import (
     MAX_MS,
     MAX_SAMPLES,
     choice,
-    confidence_in,
     confidence_of,
     setting,
     whole,
@@ -146,7 +145,7 @@ class SearchAgent:
     def __init__(self, seed: int | None = None, samples: int = 60, rollout: str = "auto",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float | str = "auto", infer: float | str = "auto", ms: float = 0.0,
+                 confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "auto", wait: int = 0, game: int = 1,
@@ -163,10 +162,7 @@ class SearchAgent:
         self.horizon = whole("horizon", horizon, 0, MAX_HORIZON)
         self.full_below = full_below
         self.prior = float(prior)
-        # confidence=auto (-1.0): the variant's, resolved for each decision (confidence_in)
         self.confidence = confidence_of(confidence)
-        # the decision's standard errors (the classic game's until a decision sets them)
-        self.margin = confidence_in(self.confidence, "bezique")
         # infer=auto: 0.9 in the two-handed classic family, off in the one-deal games; a
         # number applies in every variant
         if infer != "auto" and (isinstance(infer, str | bool) or not 0.0 <= float(infer) < 1.0):
@@ -210,7 +206,7 @@ class SearchAgent:
         # three or four seats (RULES.md 9.4, 9.5): whole-deal rollouts of the table heuristic,
         # up to TABLE_WORLDS times ``samples`` worlds (the clock usually stops them first)
         self.table = TableSearch(TablePolicy(self.policy, quick=True), TABLE_WORLDS * samples,
-                                 TABLE_MS, self.prior, self.margin, potential, horizon,
+                                 TABLE_MS, self.prior, self.confidence, potential, horizon,
                                  first=TablePolicy(self.policy), game=self.play_for_game)
 
     def inference(self, rules: Rules) -> float:
@@ -337,7 +333,6 @@ class SearchAgent:
         if self.limit:
             ms = min(ms, 1000.0 * self.limit)
         self.table.ms = 1000.0 * self._planned(ms / 1000.0)
-        self.table.confidence = self.margin = confidence_in(self.confidence, obs.rules.variant)
         text = self.table.act(obs, random.Random(self.rng.getrandbits(64)), start)
         self.last_worlds = self.table.last_worlds
         return text
@@ -368,7 +363,6 @@ class SearchAgent:
         mine = self._own_policy(obs.rules.variant, mode)
         self.rollout.policy = self.policy if mode == "own" else mine
         self.rollout.own = mine if mode == "own" else None
-        self.margin = confidence_in(self.confidence, obs.rules.variant)
         settle = self.setting("settle", obs.rules.variant)
         self.rollout.settle_normal = settle == "normal"
         self.rollout.settle_win = settle == "win"
@@ -432,7 +426,7 @@ class SearchAgent:
                 gain, se = _gain(values, pick, rival)
                 # stop once the search departs, or once even the upper end of the gain's
                 # interval could not make it depart
-                if gain <= 0 or gain + self.margin * se <= self.prior or self._departs(
+                if gain <= 0 or gain + self.confidence * se <= self.prior or self._departs(
                         gain, se):
                     break
                 top = sorted((t for t in values if t != pick and len(values[t]) ==
@@ -496,8 +490,8 @@ class SearchAgent:
 
     def _departs(self, gain: float, se: float) -> bool:
         """Whether a rival's ``gain`` over the heuristic's choice (with its standard error
-        ``se``) clears ``prior`` points and the decision's ``confidence`` standard errors."""
-        return gain > self.prior and gain > self.margin * se
+        ``se``) clears ``prior`` points and ``confidence`` standard errors."""
+        return gain > self.prior and gain > self.confidence * se
 
 
 _BATCH = 30  # worlds added at a time to a close call
@@ -561,7 +555,7 @@ def _prefer(text: str) -> int:
 def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "auto",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
-                 confidence: float | str = "auto", infer: float | str = "auto", ms: float = 0.0,
+                 confidence: float = 1.0, infer: float | str = "auto", ms: float = 0.0,
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "auto", wait: int = 0, game: int = 1,

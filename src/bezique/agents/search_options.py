@@ -38,8 +38,9 @@ Options (``search:samples=40,seed=3``); ``horizon``, ``full_below``, ``prior``,
   thinking (the engine protocol sets it on every ``go``): past 85% of it no more worlds are
   sampled, however many ``samples`` asks for.
 - ``confidence``: how many standard errors of the paired differences another action must beat
-  the heuristic's choice by (a number from 0, or ``auto``, the default: see
-  :func:`confidence_in`).
+  the heuristic's choice by (a number from 0; 1 by default: ``confidence=2`` in Six-pack, where
+  two seeds' choices agree far more often with it, was not a measured gain, see
+  ``benchmarks/STRENGTH.md``, "Six-pack: two standard errors").
 - ``extend`` (``1``: no extension) and ``extend_below``.
 - ``weights``: ``variant`` (default), ``classic`` or ``search``.
 - ``settle``: ``grid``, ``normal``, ``win`` (every leaf valued by the chance of winning the
@@ -93,14 +94,6 @@ VARIANT_SETTINGS: dict[str, dict[str, str]] = {
     "rubicon": {"rollout": "heuristic", "settle": "win", "hands": "kept"},
 }
 
-# what confidence=auto means: the variant's number, else CONFIDENCE.  In Six-pack a hand of
-# twelve near-equal cards (a trick's cards score nothing) lets the best of them clear one
-# standard error by the worlds' luck alone: two seeds of the default search chose alike in 57%
-# of its decisions, with confidence=2 in 83% (benchmarks/seed_agreement.py), and confidence=2
-# won more deals against the heuristic (benchmarks/STRENGTH.md, "Six-pack: two standard errors")
-VARIANT_CONFIDENCE: dict[str, float] = {"sixpack": 2.0}
-CONFIDENCE = 1.0
-
 T = TypeVar("T")
 
 # the general defaults of the settings auto resolves (rollout's depends on the variant)
@@ -129,32 +122,18 @@ def whole(name: str, value: object, low: int, high: int) -> int:
 
 
 def confidence_of(value: object) -> float:
-    """The ``confidence`` option checked: a number from 0, or -1.0 for ``auto``.
+    """The ``confidence`` option checked: a number from 0.
 
-    >>> confidence_of("auto"), confidence_of(2)
-    (-1.0, 2.0)
+    >>> confidence_of(2)
+    2.0
     >>> confidence_of("sure")
     Traceback (most recent call last):
     ...
-    bezique.errors.OptionError: confidence must be auto or a number from 0, not 'sure'
+    bezique.errors.OptionError: confidence must be a number from 0, not 'sure'
     """
-    if value == "auto":
-        return -1.0
     if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        raise OptionError(f"confidence must be auto or a number from 0, not {value!r:.40}")
+        raise OptionError(f"confidence must be a number from 0, not {value!r:.40}")
     return float(value)
-
-
-def confidence_in(confidence: float, variant: str) -> float:
-    """The standard errors played in ``variant`` for a checked ``confidence`` (-1.0: ``auto``,
-    the variant's in :data:`VARIANT_CONFIDENCE`, else :data:`CONFIDENCE`).
-
-    >>> [confidence_in(-1.0, v) for v in ("sixpack", "bezique")], confidence_in(0.5, "sixpack")
-    ([2.0, 1.0], 0.5)
-    """
-    if confidence >= 0:
-        return confidence
-    return VARIANT_CONFIDENCE.get(variant, CONFIDENCE)
 
 
 def setting(asked: Mapping[str, str], name: str, variant: str) -> str:
