@@ -282,3 +282,49 @@ def test_the_search_may_give_the_head_start_to_the_policy() -> None:
             assert scores[obs.legal.index(pick)] == max(scores)
     with pytest.raises(OptionError, match="head must be"):
         make_agent("search:head=oracle")
+
+
+def test_the_search_may_play_its_own_later_moves_by_the_policy() -> None:
+    """``search:rollout=policy``: in a rollout the searching seat's moves are the learned
+    policy's top action (ties: the heuristic's), the other seat's the heuristic's; the search
+    with it plays legal moves, the same for two deals the seat cannot tell apart; a variant
+    with no shipped weights is refused in one line."""
+    from bezique.agents.heuristic import HeuristicPolicy
+    from bezique.agents.policy_rollout import learned_chooser
+    from bezique.agents.rollout import Rollout
+
+    model = shipped()
+    choose = learned_chooser(model)
+    club = HeuristicPolicy(solver_cards=0)
+    differs = 0
+    for state in positions(8):
+        seat = state.current_player()
+        obs = state.observation(seat)
+        # the chooser is the policy's top action, with the heuristic's choice in this world
+        # as the features' heuristic input
+        pick = state.action_to_string(club.choose(state))
+        x, acts = decision_features(obs, pick)
+        scores = model.scores_of(x, acts)
+        chosen = state.action_to_string(choose(state))
+        assert scores[obs.legal.index(chosen)] == max(scores)
+        # a rollout plays the seat's moves by it, the other's by the heuristic
+        roll = Rollout(club, solver_cards=0)
+        roll.choose_own = choose
+        t = state.clone()
+        roll.value(t, seat)
+        u = state.clone()
+        while not u.is_terminal():
+            u.apply_action(choose(u) if u.turn == seat else club.choose(u))
+        assert t.history() == u.history()
+        v = state.clone()
+        while not v.is_terminal():
+            v.apply_action(club.choose(v))
+        differs += v.history() != u.history()
+        agent = make_agent("search:samples=3,rollout=policy", seed=2)
+        twin = resample_from_infostate(state, seat, random.Random(5))
+        assert agent.act(obs) == make_agent("search:samples=3,rollout=policy",
+                                            seed=2).act(twin.observation(seat))
+    assert differs  # the policy is not the heuristic under another name
+    rubicon = State.new_deal(Rules.preset("rubicon"), seed=1)
+    with pytest.raises(OptionError, match="no learned weights are shipped for rubicon"):
+        make_agent("search:rollout=policy").act(rubicon.observation(rubicon.current_player()))

@@ -305,9 +305,13 @@ def action_features(obs: Observation, text: str) -> list[float]:
     return _action_vector(_View(obs), text, heuristic_choice(obs))
 
 
-def decision_features(obs: Observation) -> tuple[list[float], list[list[float]]]:
+def decision_features(obs: Observation, pick: str | None = None,
+                      ) -> tuple[list[float], list[list[float]]]:
     """The observation's vector and each of its legal actions' (in ``obs.legal``'s order),
-    computing what they share once."""
+    computing what they share once.  ``pick`` is the action the ``heuristic`` input marks
+    (by default :func:`heuristic_choice`; a rollout, which knows its world, gives the
+    heuristic's choice in it)."""
     v = _View(obs)
-    pick = heuristic_choice(obs)
+    if pick is None:
+        pick = heuristic_choice(obs)
     return _obs_vector(v), [_action_vector(v, t, pick) for t in obs.legal]

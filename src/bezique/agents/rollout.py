@@ -132,6 +132,9 @@ class Rollout:
         self.policy = policy
         # the root seat's own later moves, when they are not ``policy``'s (None: they are)
         self.own: HeuristicPolicy | None = None
+        # ... or a function choosing them (``rollout=policy``: the learned policy,
+        # :mod:`bezique.agents.policy_rollout`); it overrides :attr:`own`
+        self.choose_own: Callable[[State], int] | None = None
         self.evaluate: Callable[[State, int], float] = (
             value if value is not None else learned_evaluate if learned else evaluate)
         self.solver_cards = solver_cards
@@ -163,6 +166,7 @@ class Rollout:
         :attr:`game` frame, the chance of winning the game instead, divided by its slope."""
         policy = self.policy
         own = self.own if self.own is not None else policy
+        choose_own = self.choose_own
         stop = state.trick_count + horizon if horizon else 1 << 30
         settled = is_settled(state.rules)  # a one-deal game: valued by its settlement
         game = self.game
@@ -184,8 +188,10 @@ class Rollout:
                     return exact
             if self.use_random:
                 a = self.rng.choice(state.legal_actions())
+            elif state.turn != seat:
+                a = policy.choose(state)
             else:
-                a = (own if state.turn == seat else policy).choose(state)
+                a = own.choose(state) if choose_own is None else choose_own(state)
             state.apply_action(a)
         if settled:
             return self._settled(state.rules, settled_value(state, seat))

@@ -63,7 +63,7 @@ import time
 from collections.abc import Callable
 
 from ..cards import card_name
-from ..errors import OptionError
+from ..errors import BeziqueError, OptionError
 from ..observation import Observation
 from ..rules import Rules
 from ..state import State
@@ -150,7 +150,7 @@ class SearchAgent:
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "auto", wait: int = 0, game: int = 1,
                  hands: str = "auto") -> None:
-        choice("rollout", rollout, ("auto", "heuristic", "tuned", "own", "random"))
+        choice("rollout", rollout, ("auto", "heuristic", "tuned", "own", "policy", "random"))
         choice("evaluation", evaluation, ("learned", "simple", "net", "blend"))
         choice("weights", weights, ("variant", "classic", "search"))
         # the settings asked for; auto is resolved for each decision's variant (setting())
@@ -194,6 +194,8 @@ class SearchAgent:
         # rollout=tuned / own: the variant's tuned numbers (heuristic.tuned_params) for both
         # seats, or for the search's own seat only; a policy per variant, made when first met
         self._tuned: dict[str, HeuristicPolicy] = {}
+        # rollout=policy: the learned policy's chooser per variant, made when first met
+        self._choosers: dict[str, Callable[[State], int]] = {}
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned",
@@ -363,6 +365,7 @@ class SearchAgent:
         mine = self._own_policy(obs.rules.variant, mode)
         self.rollout.policy = self.policy if mode == "own" else mine
         self.rollout.own = mine if mode == "own" else None
+        self.rollout.choose_own = self._learned(obs.rules.variant) if mode == "policy" else None
         settle = self.setting("settle", obs.rules.variant)
         self.rollout.settle_normal = settle == "normal"
         self.rollout.settle_win = settle == "win"
@@ -472,6 +475,22 @@ class SearchAgent:
             policy = self._tuned[variant] = HeuristicPolicy(solver_cards=0,
                                                             params=tuned_params(variant))
         return policy
+
+    def _learned(self, variant: str) -> Callable[[State], int]:
+        """``rollout=policy``: the learned policy's chooser for ``variant``'s rollouts
+        (:mod:`bezique.agents.policy_rollout`; an :class:`OptionError` where no weights
+        are shipped for the variant)."""
+        chooser = self._choosers.get(variant)
+        if chooser is None:
+            from .networks import shipped
+            from .policy_rollout import learned_chooser
+
+            try:
+                model = shipped(variant)
+            except BeziqueError as e:
+                raise OptionError(f"rollout=policy: {e}") from None
+            chooser = self._choosers[variant] = learned_chooser(model)
+        return chooser
 
     def _sample(self, sampler: WorldSampler, rng: random.Random, deadline: float) -> State:
         """A world from ``sampler`` (past ``deadline``, the likeliest it has tried), timed
