@@ -328,3 +328,37 @@ def test_the_search_may_play_its_own_later_moves_by_the_policy() -> None:
     rubicon = State.new_deal(Rules.preset("rubicon"), seed=1)
     with pytest.raises(OptionError, match="no learned weights are shipped for rubicon"):
         make_agent("search:rollout=policy").act(rubicon.observation(rubicon.current_player()))
+
+
+def test_the_search_takes_its_learned_weights_from_a_file(tmp_path: Path) -> None:
+    """``search:net=FILE``: head=policy (and rollout=policy, evaluation=net) use the weights in
+    FILE, not the shipped ones; a file that does not load is refused in one line, exit 2 on
+    the command line."""
+    data = json.loads((WEIGHTS_DIR / "bezique.json").read_text(encoding="utf-8"))
+    data["policy"]["v"] = [-x for x in data["policy"]["v"]]  # every score turned round
+    data["policy"]["u"] = [-x for x in data["policy"]["u"]]
+    path = tmp_path / "turned.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    turned = load(path)
+    spec = f"search:samples=2,head=policy,prior=100000,net={path}"
+    differs = 0
+    for state in positions(10):
+        obs = state.observation(state.current_player())
+        if obs.end_phase or obs.phase == "declare" or len(obs.legal) < 2:
+            continue
+        pick = make_agent(spec, seed=1).act(obs)
+        scores = turned.scores(obs)
+        assert scores[obs.legal.index(pick)] == max(scores)
+        differs += pick != make_agent("search:samples=2,head=policy,prior=100000",
+                                      seed=1).act(obs)
+    assert differs
+    agent = make_agent(f"search:samples=2,rollout=policy,evaluation=net,net={path}", seed=1)
+    obs = positions(3)[-1].observation(positions(3)[-1].current_player())
+    assert agent.act(obs) in obs.legal
+    missing = tmp_path / "none.json"
+    with pytest.raises(OptionError, match="cannot read weights"):
+        make_agent(f"search:net={missing}")
+    result = run("arena", f"search:net={missing}", "heuristic", "--deals", "2")
+    assert result.exit_code == 2
+    assert "cannot read weights" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

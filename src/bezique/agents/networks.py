@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import BeziqueError
+from ..errors import BeziqueError, OptionError
 from ..observation import Observation
 from .features import ACTION_NAMES, OBS_NAMES, decision_features, observation_features
 
@@ -195,3 +195,13 @@ def shipped(variant: str = "bezique") -> Model:
                                f"{', '.join(sorted(p.stem for p in WEIGHTS_DIR.glob('*.json')))})")
         model = _SHIPPED[variant] = load(path)
     return model
+
+
+def weights_for(path: str, variant: str = "bezique") -> Model:
+    """The model in the weights file ``path``, or with no path the weights shipped for
+    ``variant``; an :class:`~bezique.errors.OptionError` a player reads when there are none
+    (the agents' ``weights`` / ``net`` options)."""
+    try:
+        return load(path) if path else shipped(variant)
+    except BeziqueError as e:
+        raise OptionError(str(e)) from None

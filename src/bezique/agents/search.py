@@ -63,7 +63,7 @@ import time
 from collections.abc import Callable
 
 from ..cards import card_name
-from ..errors import BeziqueError, OptionError
+from ..errors import OptionError
 from ..observation import Observation
 from ..rules import Rules
 from ..state import State
@@ -121,14 +121,15 @@ TABLE_MS = 400.0
 TABLE_WORLDS = 2
 
 
-def net_value(blend: bool) -> Callable[[State, int], float]:
+def net_value(blend: bool, net: str = "") -> Callable[[State, int], float]:
     """The horizon value of ``evaluation=net``: the learned value network of
-    :mod:`bezique.learn` on the seat's observation of the (sampled) world; ``blend``: the mean
-    of it and the fitted :func:`~bezique.agents.evaluation.evaluate`."""
+    :mod:`bezique.learn` (the weights file ``net``, by default the shipped weights) on the
+    seat's observation of the (sampled) world; ``blend``: the mean of it and the fitted
+    :func:`~bezique.agents.evaluation.evaluate`."""
     from .evaluation import evaluate as fitted
-    from .networks import shipped  # (only when asked for: it reads the weights)
+    from .networks import weights_for  # (only when asked for: it reads the weights)
 
-    model = shipped()
+    model = weights_for(net)
 
     def value(state: State, seat: int) -> float:
         v = model.value(state.observation(seat))
@@ -149,7 +150,7 @@ class SearchAgent:
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "auto", wait: int = 0, game: int = 1,
-                 hands: str = "auto") -> None:
+                 hands: str = "auto", net: str = "") -> None:
         choice("rollout", rollout, ("auto", "heuristic", "tuned", "own", "policy", "random"))
         choice("evaluation", evaluation, ("learned", "simple", "net", "blend"))
         choice("weights", weights, ("variant", "classic", "search"))
@@ -179,10 +180,17 @@ class SearchAgent:
         # the learned policy's scores (a callable: the compiled build needs no type of
         # bezique.learn, which is imported only when asked for)
         self.head: Callable[[Observation], list[float]] | None = None
-        if head == "policy":
-            from .networks import shipped
+        # net=FILE: the learned weights of head=policy, rollout=policy and evaluation=net
+        # (a run of ``bezique train``; by default the weights shipped for the variant)
+        self.net = str(net)
+        if self.net:
+            from .networks import weights_for
 
-            self.head = shipped().scores
+            weights_for(self.net)  # a file that does not load is refused at once
+        if head == "policy":
+            from .networks import weights_for
+
+            self.head = weights_for(self.net).scores
         self.ms = 0.0
         self.set_budget(ms)
         self.limit = 0.0  # seconds any decision may take (0: no limit)
@@ -199,7 +207,7 @@ class SearchAgent:
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned",
-                               value=net_value(evaluation == "blend")
+                               value=net_value(evaluation == "blend", self.net)
                                if evaluation in ("net", "blend") else None)
         self.rollout.classic_weights = weights == "classic"
         self.rollout.search_weights = weights == "search"
@@ -482,12 +490,12 @@ class SearchAgent:
         are shipped for the variant)."""
         chooser = self._choosers.get(variant)
         if chooser is None:
-            from .networks import shipped
+            from .networks import weights_for
             from .policy_rollout import learned_chooser
 
             try:
-                model = shipped(variant)
-            except BeziqueError as e:
+                model = weights_for(self.net, variant)
+            except OptionError as e:
                 raise OptionError(f"rollout=policy: {e}") from None
             chooser = self._choosers[variant] = learned_chooser(model)
         return chooser
@@ -578,7 +586,7 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "aut
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "auto", wait: int = 0, game: int = 1,
-                 hands: str = "auto") -> SearchAgent:
+                 hands: str = "auto", net: str = "") -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
                        evaluation, confidence, infer, ms, model, extend, extend_below, head,
-                       weights, settle, wait, game, hands)
+                       weights, settle, wait, game, hands, net)

@@ -59,6 +59,8 @@ Options (``search:samples=40,seed=3``); ``horizon``, ``full_below``, ``prior``,
   table of three or four; for comparisons, ``benchmarks/compare_decisions.py --game``).
 - ``head=policy`` gives the head start to the learned policy's top action
   (:mod:`bezique.learn`) instead of the heuristic's.
+- ``net=FILE``: the learned weights ``head=policy``, ``rollout=policy`` and ``evaluation=net``
+  use (a run of ``bezique train``; by default the weights shipped for the variant).
 
 Options are bounded (:data:`MAX_SAMPLES`, :data:`MAX_EXTEND`, :data:`MAX_HORIZON`,
 :data:`MAX_MS`).
