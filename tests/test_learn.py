@@ -325,6 +325,9 @@ def test_the_search_may_play_its_own_later_moves_by_the_policy() -> None:
         assert agent.act(obs) == make_agent("search:samples=3,rollout=policy",
                                             seed=2).act(twin.observation(seat))
     assert differs  # the policy is not the heuristic under another name
+    # records name the weights the search played with
+    assert agent_label("search:rollout=policy") == f"search:rollout=policy@{learn.VERSION}"
+    assert agent_label("search:samples=3") == "search:samples=3"
     rubicon = State.new_deal(Rules.preset("rubicon"), seed=1)
     with pytest.raises(OptionError, match="no learned weights are shipped for rubicon"):
         make_agent("search:rollout=policy").act(rubicon.observation(rubicon.current_player()))
@@ -352,6 +355,7 @@ def test_the_search_takes_its_learned_weights_from_a_file(tmp_path: Path) -> Non
         differs += pick != make_agent("search:samples=2,head=policy,prior=100000",
                                       seed=1).act(obs)
     assert differs
+    assert agent_label(spec) == f"{spec}@{turned.version}" != f"{spec}@{learn.VERSION}"
     agent = make_agent(f"search:samples=2,rollout=policy,evaluation=net,net={path}", seed=1)
     obs = positions(3)[-1].observation(positions(3)[-1].current_player())
     assert agent.act(obs) in obs.legal

@@ -67,7 +67,7 @@ from ..errors import OptionError
 from ..observation import Observation
 from ..rules import Rules
 from ..state import State
-from .base import register_agent
+from .base import parse_agent_spec, register_agent
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
 from .heuristic import HeuristicPolicy, tuned_params
@@ -578,7 +578,29 @@ def _prefer(text: str) -> int:
     return 0 if text == "pass" else 1
 
 
-@register_agent("search", "determinized Monte Carlo with heuristic rollouts and an exact endgame")
+def search_label(spec: str) -> str:
+    """The search's name in records: its spec, and where it uses the learned weights
+    (``head=policy``, ``rollout=policy``, ``evaluation=net`` or ``blend``) their version too,
+    as the ``policy`` agent's name has it.
+
+    >>> search_label("search:samples=20")
+    'search:samples=20'
+    >>> from bezique.agents.networks import shipped
+    >>> search_label("search:rollout=policy") == "search:rollout=policy@" + shipped().version
+    True
+    """
+    _, opts = parse_agent_spec(spec)
+    learned = (opts.get("head") == "policy" or opts.get("rollout") == "policy"
+               or opts.get("evaluation") in ("net", "blend"))
+    if not learned:
+        return spec
+    from .networks import weights_for
+
+    return f"{spec}@{weights_for(str(opts.get('net', ''))).version}"
+
+
+@register_agent("search", "determinized Monte Carlo with heuristic rollouts and an exact endgame",
+                label=search_label)
 def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "auto",
                  solver_cards: int = 8, horizon: int = 3, full_below: int = 10,
                  prior: float = 5.0, evaluation: str = "learned",
