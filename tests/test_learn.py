@@ -290,8 +290,8 @@ def test_the_search_may_play_its_own_later_moves_by_the_policy() -> None:
     with it plays legal moves, the same for two deals the seat cannot tell apart; a variant
     with no shipped weights is refused in one line."""
     from bezique.agents.heuristic import HeuristicPolicy
-    from bezique.agents.policy_rollout import learned_chooser
     from bezique.agents.rollout import Rollout
+    from bezique.agents.search_learned import learned_chooser
 
     model = shipped()
     choose = learned_chooser(model)

@@ -133,7 +133,7 @@ class Rollout:
         # the root seat's own later moves, when they are not ``policy``'s (None: they are)
         self.own: HeuristicPolicy | None = None
         # ... or a function choosing them (``rollout=policy``: the learned policy,
-        # :mod:`bezique.agents.policy_rollout`); it overrides :attr:`own`
+        # :mod:`bezique.agents.search_learned`); it overrides :attr:`own`
         self.choose_own: Callable[[State], int] | None = None
         self.evaluate: Callable[[State, int], float] = (
             value if value is not None else learned_evaluate if learned else evaluate)

@@ -67,7 +67,7 @@ from ..errors import OptionError
 from ..observation import Observation
 from ..rules import Rules
 from ..state import State
-from .base import parse_agent_spec, register_agent
+from .base import register_agent
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
 from .heuristic import HeuristicPolicy, tuned_params
@@ -82,6 +82,7 @@ from .rollout import (
     roll_each,
 )
 from .sampling import WorldSampler
+from .search_learned import learned_chooser, net_value, search_label
 from .search_options import (
     MAX_EXTEND,
     MAX_HORIZON,
@@ -119,23 +120,6 @@ TABLE_MS = 400.0
 # ... and the table's worlds are at most this many times ``samples``: 120 worlds by default won
 # 67% of partnership deals against the heuristic where 60 won about 62% (STRENGTH.md)
 TABLE_WORLDS = 2
-
-
-def net_value(blend: bool, net: str = "") -> Callable[[State, int], float]:
-    """The horizon value of ``evaluation=net``: the learned value network of
-    :mod:`bezique.learn` (the weights file ``net``, by default the shipped weights) on the
-    seat's observation of the (sampled) world; ``blend``: the mean of it and the fitted
-    :func:`~bezique.agents.evaluation.evaluate`."""
-    from .evaluation import evaluate as fitted
-    from .networks import weights_for  # (only when asked for: it reads the weights)
-
-    model = weights_for(net)
-
-    def value(state: State, seat: int) -> float:
-        v = model.value(state.observation(seat))
-        return 0.5 * (v + fitted(state, seat)) if blend else v
-
-    return value
 
 
 class SearchAgent:
@@ -486,12 +470,11 @@ class SearchAgent:
 
     def _learned(self, variant: str) -> Callable[[State], int]:
         """``rollout=policy``: the learned policy's chooser for ``variant``'s rollouts
-        (:mod:`bezique.agents.policy_rollout`; an :class:`OptionError` where no weights
+        (:mod:`bezique.agents.search_learned`; an :class:`OptionError` where no weights
         are shipped for the variant)."""
         chooser = self._choosers.get(variant)
         if chooser is None:
             from .networks import weights_for
-            from .policy_rollout import learned_chooser
 
             try:
                 model = weights_for(self.net, variant)
@@ -576,27 +559,6 @@ def candidates(obs: Observation, wait: bool = False) -> tuple[str, ...]:
 def _prefer(text: str) -> int:
     """Tie-break between equal averages: declare before passing; otherwise no preference."""
     return 0 if text == "pass" else 1
-
-
-def search_label(spec: str) -> str:
-    """The search's name in records: its spec, and where it uses the learned weights
-    (``head=policy``, ``rollout=policy``, ``evaluation=net`` or ``blend``) their version too,
-    as the ``policy`` agent's name has it.
-
-    >>> search_label("search:samples=20")
-    'search:samples=20'
-    >>> from bezique.agents.networks import shipped
-    >>> search_label("search:rollout=policy") == "search:rollout=policy@" + shipped().version
-    True
-    """
-    _, opts = parse_agent_spec(spec)
-    learned = (opts.get("head") == "policy" or opts.get("rollout") == "policy"
-               or opts.get("evaluation") in ("net", "blend"))
-    if not learned:
-        return spec
-    from .networks import weights_for
-
-    return f"{spec}@{weights_for(str(opts.get('net', ''))).version}"
 
 
 @register_agent("search", "determinized Monte Carlo with heuristic rollouts and an exact endgame",
