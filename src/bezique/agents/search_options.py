@@ -16,8 +16,8 @@ Options (``search:samples=40,seed=3``); ``horizon``, ``full_below``, ``prior``,
   :data:`~bezique.agents.heuristic.TUNED`; they also choose the action with the head start),
   ``own`` (those numbers for the search's own seat and its head start only, the other seat
   played by the heuristic), ``policy`` (the search's own later moves by the learned policy,
-  :mod:`bezique.agents.search_learned`; the variants with shipped weights only, and about ten
-  times slower a move), ``random`` (weak and fast, for tests) or ``auto`` (the default: see
+  :mod:`bezique.agents.search_learned`; the variants with shipped weights only, and about six
+  times slower a decision), ``random`` (weak and fast, for tests) or ``auto`` (the default: see
   :func:`setting`).
 - ``evaluation``: ``learned`` (default), ``simple``, ``net`` or ``blend``.
 - ``infer``: how strongly worlds are discounted in which the opponent passed up points
