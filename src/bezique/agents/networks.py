@@ -200,7 +200,7 @@ def shipped(variant: str = "bezique") -> Model:
 def weights_for(path: str, variant: str = "bezique") -> Model:
     """The model in the weights file ``path``, or with no path the weights shipped for
     ``variant``; an :class:`~bezique.errors.OptionError` a player reads when there are none
-    (the agents' ``weights`` / ``net`` options)."""
+    (the policy agent's ``weights`` option, the search's ``net``)."""
     try:
         return load(path) if path else shipped(variant)
     except BeziqueError as e:

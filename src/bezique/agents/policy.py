@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..errors import BeziqueError, OptionError
+from ..errors import OptionError
 from ..observation import Observation
 from .base import parse_agent_spec, register_agent
 
@@ -31,24 +31,18 @@ class PolicyAgent:
         self.rng = random.Random(seed)
         self.model: Model | None = None
         if weights:
-            from .networks import load
+            from .networks import weights_for
 
-            try:
-                self.model = load(str(weights))
-            except BeziqueError as e:
-                raise OptionError(str(e)) from None
+            self.model = weights_for(str(weights))
 
     def model_for(self, obs: Observation) -> Model:
         """The weights to play ``obs`` with: the given file, else the variant's shipped ones."""
         if self.model is None:
             if obs.rules.nplayers != 2:
                 raise OptionError("the policy agent plays the two-handed games only")
-            from .networks import shipped
+            from .networks import weights_for
 
-            try:
-                self.model = shipped(obs.rules.variant)
-            except BeziqueError as e:
-                raise OptionError(str(e)) from None
+            self.model = weights_for("", obs.rules.variant)
         return self.model
 
     def act(self, obs: Observation) -> str:
@@ -64,15 +58,11 @@ class PolicyAgent:
 
 def policy_label(spec: str) -> str:
     """``policy@VERSION``: the player's name in records, with its weights' version."""
-    from .networks import load, shipped
+    from .networks import weights_for
 
     _, opts = parse_agent_spec(spec)
     weights = opts.get("weights")
-    try:
-        version = load(str(weights)).version if weights else shipped().version
-    except BeziqueError as e:
-        raise OptionError(str(e)) from None
-    return f"policy@{version}"
+    return f"policy@{weights_for(str(weights) if weights else '').version}"
 
 
 @register_agent("policy", "the learned policy's top action, no search (bezique.learn)",

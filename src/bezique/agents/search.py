@@ -134,7 +134,7 @@ class SearchAgent:
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "auto", wait: int = 0, game: int = 1,
-                 hands: str = "auto", net: str = "") -> None:
+                 hands: str = "auto", net: str | float = "") -> None:
         choice("rollout", rollout, ("auto", "heuristic", "tuned", "own", "policy", "random"))
         choice("evaluation", evaluation, ("learned", "simple", "net", "blend"))
         choice("weights", weights, ("variant", "classic", "search"))
@@ -165,7 +165,8 @@ class SearchAgent:
         # bezique.learn, which is imported only when asked for)
         self.head: Callable[[Observation], list[float]] | None = None
         # net=FILE: the learned weights of head=policy, rollout=policy and evaluation=net
-        # (a run of ``bezique train``; by default the weights shipped for the variant)
+        # (a run of ``bezique train``; by default the weights shipped for the variant; a
+        # number is taken as a file name too, so that it is refused as a file that is not)
         self.net = str(net)
         if self.net:
             from .networks import weights_for
@@ -570,7 +571,7 @@ def _make_search(seed: int | None = None, samples: int = 60, rollout: str = "aut
                  model: float = 0.0, extend: int = 4, extend_below: int = 26,
                  head: str = "heuristic", weights: str = "variant",
                  settle: str = "auto", wait: int = 0, game: int = 1,
-                 hands: str = "auto", net: str = "") -> SearchAgent:
+                 hands: str = "auto", net: str | float = "") -> SearchAgent:
     return SearchAgent(seed, samples, rollout, solver_cards, horizon, full_below, prior,
                        evaluation, confidence, infer, ms, model, extend, extend_below, head,
                        weights, settle, wait, game, hands, net)
