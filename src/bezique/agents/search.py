@@ -82,7 +82,7 @@ from .rollout import (
     roll_each,
 )
 from .sampling import WorldSampler
-from .search_learned import learned_chooser, net_value, search_label
+from .search_learned import LearnedWeights, net_value, search_label
 from .search_options import (
     MAX_EXTEND,
     MAX_HORIZON,
@@ -165,17 +165,11 @@ class SearchAgent:
         # bezique.learn, which is imported only when asked for)
         self.head: Callable[[Observation], list[float]] | None = None
         # net=FILE: the learned weights of head=policy, rollout=policy and evaluation=net
-        # (a run of ``bezique train``; by default the weights shipped for the variant; a
-        # number is taken as a file name too, so that it is refused as a file that is not)
-        self.net = str(net)
-        if self.net:
-            from .networks import weights_for
-
-            weights_for(self.net)  # a file that does not load is refused at once
+        # (a run of ``bezique train``, read once; by default the weights shipped for the
+        # variant; a number is taken as a file name too, so that it is refused as one)
+        self.learned = LearnedWeights(str(net))
         if head == "policy":
-            from .networks import weights_for
-
-            self.head = weights_for(self.net).scores
+            self.head = self.learned.model().scores
         self.ms = 0.0
         self.set_budget(ms)
         self.limit = 0.0  # seconds any decision may take (0: no limit)
@@ -187,12 +181,10 @@ class SearchAgent:
         # rollout=tuned / own: the variant's tuned numbers (heuristic.tuned_params) for both
         # seats, or for the search's own seat only; a policy per variant, made when first met
         self._tuned: dict[str, HeuristicPolicy] = {}
-        # rollout=policy: the learned policy's chooser per variant, made when first met
-        self._choosers: dict[str, Callable[[State], int]] = {}
         self.rollout = Rollout(self.policy, solver_cards=solver_cards,
                                use_random=rollout == "random", rng=random.Random(seed),
                                learned=evaluation == "learned",
-                               value=net_value(evaluation == "blend", self.net)
+                               value=net_value(evaluation == "blend", self.learned.model())
                                if evaluation in ("net", "blend") else None)
         self.rollout.classic_weights = weights == "classic"
         self.rollout.search_weights = weights == "search"
@@ -358,7 +350,8 @@ class SearchAgent:
         mine = self._own_policy(obs.rules.variant, mode)
         self.rollout.policy = self.policy if mode == "own" else mine
         self.rollout.own = mine if mode == "own" else None
-        self.rollout.choose_own = self._learned(obs.rules.variant) if mode == "policy" else None
+        self.rollout.choose_own = (self.learned.chooser(obs.rules.variant)
+                                   if mode == "policy" else None)
         settle = self.setting("settle", obs.rules.variant)
         self.rollout.settle_normal = settle == "normal"
         self.rollout.settle_win = settle == "win"
@@ -468,21 +461,6 @@ class SearchAgent:
             policy = self._tuned[variant] = HeuristicPolicy(solver_cards=0,
                                                             params=tuned_params(variant))
         return policy
-
-    def _learned(self, variant: str) -> Callable[[State], int]:
-        """``rollout=policy``: the learned policy's chooser for ``variant``'s rollouts
-        (:mod:`bezique.agents.search_learned`; an :class:`OptionError` where no weights
-        are shipped for the variant)."""
-        chooser = self._choosers.get(variant)
-        if chooser is None:
-            from .networks import weights_for
-
-            try:
-                model = weights_for(self.net, variant)
-            except OptionError as e:
-                raise OptionError(f"rollout=policy: {e}") from None
-            chooser = self._choosers[variant] = learned_chooser(model)
-        return chooser
 
     def _sample(self, sampler: WorldSampler, rng: random.Random, deadline: float) -> State:
         """A world from ``sampler`` (past ``deadline``, the likeliest it has tried), timed

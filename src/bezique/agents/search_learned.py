@@ -1,9 +1,10 @@
 """What the search takes from the learned policy and value (:mod:`bezique.learn`, inference in
 :mod:`bezique.agents.networks`): its own later rollout moves by the policy
 (``search:rollout=policy``, :func:`learned_chooser`), the horizon valued by the value network
-(``evaluation=net`` or ``blend``, :func:`net_value`), and the name records give a search that
-uses them (:func:`search_label`, with the weights' version).  The head start by the policy
-(``head=policy``) is the policy's scores themselves.
+(``evaluation=net`` or ``blend``, :func:`net_value`), the weights they use
+(:class:`LearnedWeights`: a ``net=FILE`` read once, or the shipped weights of each variant), and
+the name records give a search that uses them (:func:`search_label`, with the weights'
+version).  The head start by the policy (``head=policy``) is the policy's scores themselves.
 
 The policy reads an observation, so every own move of a rollout builds the observation of the
 seat to act from the world and its features (:mod:`bezique.agents.features`).  The features'
@@ -25,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..errors import OptionError
 from ..state import State
 from .base import parse_agent_spec
 from .heuristic import HeuristicPolicy
@@ -60,14 +62,46 @@ def learned_chooser(model: Model) -> Callable[[State], int]:
     return choose
 
 
-def net_value(blend: bool, net: str = "") -> Callable[[State, int], float]:
-    """The horizon value of ``evaluation=net``: the learned value network (the weights file
-    ``net``, by default the shipped weights) on the seat's observation of the (sampled) world;
-    ``blend``: the mean of it and the fitted :func:`~bezique.agents.evaluation.evaluate`."""
-    from .evaluation import evaluate as fitted
-    from .networks import weights_for
+class LearnedWeights:
+    """The learned weights of one search: the file ``net`` (``search:net=FILE``, read once
+    here, so that a file that does not load is refused when the search is made), else the
+    weights shipped for each variant; and the rollout chooser of each variant, made when first
+    asked for."""
 
-    model = weights_for(net)
+    def __init__(self, net: str = "") -> None:
+        self._file: Model | None = None
+        if net:
+            from .networks import weights_for
+
+            self._file = weights_for(net)
+        self._choosers: dict[str, Callable[[State], int]] = {}
+
+    def model(self, variant: str = "bezique") -> Model:
+        """The weights for ``variant``: the file's, else the shipped ones (an
+        :class:`~bezique.errors.OptionError` where none are shipped)."""
+        if self._file is not None:
+            return self._file
+        from .networks import weights_for
+
+        return weights_for("", variant)
+
+    def chooser(self, variant: str) -> Callable[[State], int]:
+        """``rollout=policy``: the learned policy's chooser for ``variant``'s rollouts."""
+        chooser = self._choosers.get(variant)
+        if chooser is None:
+            try:
+                model = self.model(variant)
+            except OptionError as e:
+                raise OptionError(f"rollout=policy: {e}") from None
+            chooser = self._choosers[variant] = learned_chooser(model)
+        return chooser
+
+
+def net_value(blend: bool, model: Model) -> Callable[[State, int], float]:
+    """The horizon value of ``evaluation=net``: ``model``'s value network on the seat's
+    observation of the (sampled) world; ``blend``: the mean of it and the fitted
+    :func:`~bezique.agents.evaluation.evaluate`."""
+    from .evaluation import evaluate as fitted
 
     def value(state: State, seat: int) -> float:
         v = model.value(state.observation(seat))
