@@ -82,6 +82,22 @@ def positions(rules: Rules, deals: int, seed: int,
     return out
 
 
+def cached_positions(variant: str, deals: int, seed: int, cache: Path | None,
+                     near: bool = False) -> list[tuple[State, Observation]]:
+    """:func:`positions`, read from ``cache`` when it exists (else written there)."""
+    if cache is not None and cache.exists():
+        with cache.open("rb") as f:
+            found: list[tuple[State, Observation]] = pickle.load(f)
+    else:
+        found = positions(Rules.preset(variant), deals, seed, near)
+        if cache is not None:
+            with cache.open("wb") as f:
+                pickle.dump(found, f)
+    if found and found[0][0].rules.variant != variant:
+        raise SystemExit(f"{cache} holds {found[0][0].rules.variant} positions, not {variant}")
+    return found
+
+
 def reshuffled(state: State, rng: random.Random) -> State:
     """A copy of ``state`` with its undrawn stock in a random order (the oracle knows every
     hand, not the order of the cards still to draw)."""
@@ -131,17 +147,7 @@ def main() -> None:
                          "options make them (e.g. search:extend=4 against search:extend=1)")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    if args.cache is not None and args.cache.exists():
-        with args.cache.open("rb") as f:
-            found = pickle.load(f)
-    else:
-        found = positions(Rules.preset(args.variant), args.deals, args.seed, args.game)
-        if args.cache is not None:
-            with args.cache.open("wb") as f:
-                pickle.dump(found, f)
-    if found and found[0][0].rules.variant != args.variant:
-        raise SystemExit(f"{args.cache} holds {found[0][0].rules.variant} positions, not "
-                         f"{args.variant}")
+    found = cached_positions(args.variant, args.deals, args.seed, args.cache, args.game)
     pos = [(s, o) for s, o in found if args.min_stock <= o.stock <= args.max_stock]
     roll = Rollout(HeuristicPolicy(solver_cards=0), solver_cards=8, solver_nodes=200_000)
     rules = Rules.preset(args.variant)

@@ -35,6 +35,7 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from fit_variant import fit_variant
@@ -48,20 +49,25 @@ Sample = tuple[list[float], float]
 MODULE = Path(__file__).resolve().parent.parent / "src" / "bezique" / "agents" / "evaluation.py"
 
 
-def play(seed: int) -> list[Sample]:
-    """One deal between two heuristic players: (feature difference, points still to come)."""
+def leads(seed: int, inputs: Callable[[State, int], list[float]] = features,
+          ) -> list[tuple[list[float], list[float], float]]:
+    """One deal between two heuristic players: at every lead of the stock phase, seat 0's and
+    seat 1's ``inputs`` and the points seat 0 goes on to win from there less seat 1's."""
     rules = Rules.preset("bezique")
     state = State.new_deal(rules, seed, dealer=seed & 1)
     policy = HeuristicPolicy()
-    rows: list[tuple[list[float], float]] = []
+    rows: list[tuple[list[float], list[float], float]] = []
     while not state.is_terminal():
         if state.phase_id == LEAD and not state.end_phase:
-            a = features(state, 0)
-            b = features(state, 1)
-            rows.append(([x - y for x, y in zip(a, b, strict=True)], so_far(state, 0)))
+            rows.append((inputs(state, 0), inputs(state, 1), so_far(state, 0)))
         state.apply_action(policy.choose(state))
     final = float(state.scores[0] - state.scores[1])
-    return [(x, final - now) for x, now in rows]
+    return [(a, b, final - now) for a, b, now in rows]
+
+
+def play(seed: int) -> list[Sample]:
+    """One deal between two heuristic players: (feature difference, points still to come)."""
+    return [([x - y for x, y in zip(a, b, strict=True)], rest) for a, b, rest in leads(seed)]
 
 
 def solve_linear(a: list[list[float]], b: list[float]) -> list[float]:

@@ -18,13 +18,11 @@ often each departs from the heuristic agent's choice:
 from __future__ import annotations
 
 import argparse
-import pickle
 import time
 from pathlib import Path
 
-from compare_decisions import positions
+from compare_decisions import cached_positions
 
-from bezique import Rules
 from bezique.agents import make_agent
 
 
@@ -38,13 +36,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=None)
     args = ap.parse_args()
     t0 = time.perf_counter()
-    if args.cache is not None and args.cache.exists():
-        pos = pickle.loads(args.cache.read_bytes())
-    else:
-        pos = positions(Rules.preset(args.variant), args.deals, args.seed)
-        if args.cache is not None:
-            args.cache.write_bytes(pickle.dumps(pos))
-    pos = pos[::args.every]
+    pos = cached_positions(args.variant, args.deals, args.seed, args.cache)[::args.every]
     heuristic = make_agent("heuristic", seed=1)
     sound = [heuristic.act(obs) for _, obs in pos]
     print(f"{args.variant}: {len(pos)} positions ({time.perf_counter() - t0:.0f} s)")

@@ -28,12 +28,11 @@ import multiprocessing
 from functools import partial
 
 import numpy as np
+from fit_evaluation import leads
 
-from bezique import Rules, State
-from bezique.agents.evaluation import features, so_far
-from bezique.agents.heuristic import HeuristicPolicy
+from bezique import State
+from bezique.agents.evaluation import features
 from bezique.agents.targets import card_counts
-from bezique.state import LEAD
 
 Row = tuple[list[float], list[float], float]
 
@@ -47,21 +46,15 @@ def cards(state: State, seat: int) -> list[float]:
             + [state.stock_left / max(1, state.rules.stock_size)])
 
 
-def play(seed: int, with_cards: bool) -> list[Row]:
+def with_cards(state: State, seat: int) -> list[float]:
+    """The fitted evaluation's features of the seat, then its cards (:func:`cards`)."""
+    return features(state, seat) + cards(state, seat)
+
+
+def play(seed: int, card_by_card: bool) -> list[Row]:
     """One heuristic deal: (seat 0's inputs, seat 1's inputs, points still to come) at each
-    lead of the stock phase."""
-    state = State.new_deal(Rules.preset("bezique"), seed, dealer=seed & 1)
-    policy = HeuristicPolicy()
-    rows: list[tuple[list[float], list[float], float]] = []
-    while not state.is_terminal():
-        if state.phase_id == LEAD and not state.end_phase:
-            a, b = features(state, 0), features(state, 1)
-            if with_cards:
-                a, b = a + cards(state, 0), b + cards(state, 1)
-            rows.append((a, b, so_far(state, 0)))
-        state.apply_action(policy.choose(state))
-    final = float(state.scores[0] - state.scores[1])
-    return [(a, b, final - now) for a, b, now in rows]
+    lead of the stock phase (``fit_evaluation.leads``)."""
+    return leads(seed, with_cards if card_by_card else features)
 
 
 def arrays(deals: list[list[Row]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -87,7 +80,7 @@ def main() -> None:
     args = ap.parse_args()
     seeds = range(args.seed, args.seed + args.deals)
     with multiprocessing.Pool(args.jobs) as pool:
-        deals = pool.map(partial(play, with_cards=args.cards), seeds, chunksize=50)
+        deals = pool.map(partial(play, card_by_card=args.cards), seeds, chunksize=50)
     cut = int(len(deals) * 0.8)
     a, b, y = arrays(deals[:cut])
     at, bt, yt = arrays(deals[cut:])
