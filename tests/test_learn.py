@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import shutil
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -231,8 +232,47 @@ def test_a_tiny_training_run_is_seeded_and_resumable(tmp_path: Path) -> None:
     assert more.exit_code == 0 and "1 played now" in more.stdout
 
 
+def test_soft_targets_learn_the_search_teachers_averages(tmp_path: Path) -> None:
+    """A search teacher's shards keep its average result of each candidate; ``--soft`` makes
+    the policy's targets from them, so the weights differ from the same run without it, and
+    the chosen move stays each soft target's likeliest action."""
+    from bezique.learn.data import examples, load_shard
+    from bezique.learn.train import soft_target
+
+    def search_run(out: Path, *extra: str) -> Any:
+        return run("train", "--out", str(out), "--deals", "2", "--teacher", "search:samples=4",
+                   "--epochs", "2", "--hidden", "4", "--seed", "5", *extra)
+
+    hard = search_run(tmp_path / "hard")
+    assert hard.exit_code == 0, hard.output
+    shutil.copytree(tmp_path / "hard" / "deals", tmp_path / "soft" / "deals")
+    shutil.copy(tmp_path / "hard" / "train.json", tmp_path / "soft" / "train.json")
+    soft = search_run(tmp_path / "soft", "--soft", "5")
+    assert soft.exit_code == 0, soft.output
+    assert "0 played now" in soft.stdout  # the same shards, trained on otherwise
+    assert ((tmp_path / "soft" / "weights.json").read_bytes()
+            != (tmp_path / "hard" / "weights.json").read_bytes())
+    meta = json.loads((tmp_path / "soft" / "weights.json").read_text(encoding="utf-8"))["meta"]
+    assert meta["soft"] == 5.0 and meta["soft_decisions"] > 10
+    weighed = [0, 0]
+    for k in (0, 1):  # (deal 1 is held out: the run trains on deal 0)
+        for d in examples(RULES, load_shard(tmp_path / "soft", k)):
+            target = soft_target(d, 5.0)
+            assert abs(sum(target) - 1.0) < 1e-9 and len(target) == len(d.actions)
+            if d.means is None:
+                assert target[d.choice] == 1.0
+                continue
+            weighed[k] += 1
+            assert d.means[d.choice] is not None
+            assert max(range(len(target)), key=target.__getitem__) == d.choice or (
+                d.means[d.choice] + 5.0 <= max(m for m in d.means if m is not None))
+            assert all(p == 0.0 for p, m in zip(target, d.means, strict=True) if m is None)
+    assert weighed[0] == meta["soft_decisions"] and weighed[1] > 10
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--deals", "0"], "--deals"),
+    (["--soft", "-1"], "--soft"),
     (["--epochs", "0"], "--epochs"),
     (["--hidden", "33"], "--hidden"),
     (["--variant", "rubicon"], "--variant"),

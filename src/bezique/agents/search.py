@@ -174,6 +174,9 @@ class SearchAgent:
         self.set_budget(ms)
         self.limit = 0.0  # seconds any decision may take (0: no limit)
         self.last_worlds = 0  # worlds sampled for the last decision that needed any
+        # the last decision's average result of each candidate (empty when it needed no
+        # worlds: one candidate, the solver's move): what ``bezique train --soft`` learns from
+        self.last_means: dict[str, float] = {}
         self.sample_s = 0.0  # seconds a world takes to sample (a moving average)
         self.world_s = 0.0  # seconds a world takes to sample and roll out (a moving average)
         self.late_s = 0.0  # how late decisions finish past their planned end (a moving average)
@@ -262,6 +265,7 @@ class SearchAgent:
         return text
 
     def _act(self, obs: Observation, start: float) -> str:
+        self.last_means = {}
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
@@ -274,7 +278,8 @@ class SearchAgent:
         cands = candidates(obs, self.wait)
         if len(cands) == 1:
             return cands[0]
-        return self.evaluate(obs, start)[0]
+        text, self.last_means = self.evaluate(obs, start)
+        return text
 
     def _solve_end(self, obs: Observation, start: float) -> str | None:
         """The exact solver's move in the real end phase, or None when it does not finish:

@@ -52,9 +52,13 @@ def stage_bars() -> Iterator[Callable[[str, int, int], None]]:
               help="Passes over the training decisions.")
 @click.option("--hidden", type=int, default=16, show_default=True,
               help="Hidden units of each network (1 to 32).")
+@click.option("--soft", type=float, default=0.0, show_default=True,
+              help="With a search teacher: learn how close its other candidates came, not only "
+                   "its move (the target is a softmax of its averages over SOFT points); 0: its "
+                   "move alone.")
 @click.option("--variant", default="bezique", show_default=True, help="bezique or binocle")
 def train_cmd(out: str, deals: int, seed: int, teacher: str, epochs: int, hidden: int,
-              variant: str) -> None:
+              soft: float, variant: str) -> None:
     """Learn a policy and a value from self-play: the teacher plays --deals deals against
     itself, a small network learns to predict its moves (the policy) and each deal's final
     margin (the value), and the weights are written to OUT/weights.json with a report of
@@ -71,6 +75,8 @@ def train_cmd(out: str, deals: int, seed: int, teacher: str, epochs: int, hidden
         fail(f"--epochs must be from 1 to 10000, not {epochs}")
     if not 1 <= hidden <= 32:
         fail(f"--hidden must be from 1 to 32, not {hidden}")
+    if not 0.0 <= soft <= 1000.0:
+        fail(f"--soft must be from 0 to 1000 points, not {soft}")
     if variant not in VARIANTS:
         fail(f"--variant must be {' or '.join(VARIANTS)}, not {variant!r}")
     try:
@@ -78,7 +84,7 @@ def train_cmd(out: str, deals: int, seed: int, teacher: str, epochs: int, hidden
         make_agent(teacher, seed=0)
         rules = Rules.preset(variant)
         settings = Settings(teacher=teacher, seed=seed, deals=deals, epochs=epochs,
-                            hidden=hidden)
+                            hidden=hidden, soft=soft)
         with stage_bars() as progress:
             report = train(Path(out), rules, settings, progress)
     except BeziqueError as e:

@@ -84,9 +84,14 @@ def play_deal(rules: Rules, teacher: str, seed: int, k: int) -> dict[str, Any]:
     state = State.new_deal(rules, cards, dealer=1)
     agents = [make_agent(teacher, seed=derive_seed(seed, k, s, "teacher")) for s in (0, 1)]
     actions: list[str] = []
+    means: dict[str, dict[str, float]] = {}
     while not state.is_terminal():
         seat = state.current_player()
         text = agents[seat].act(state.observation(seat))
+        # a search teacher's average result of each candidate (what --soft learns from)
+        found = getattr(agents[seat], "last_means", None)
+        if found:
+            means[str(len(actions))] = {t: round(float(m), 2) for t, m in found.items()}
         try:
             state.apply(text)
         except BeziqueError as e:
@@ -95,7 +100,7 @@ def play_deal(rules: Rules, teacher: str, seed: int, k: int) -> dict[str, Any]:
             ) from None
         actions.append(text)
     return {"deal": k, "seed": cards, "dealer": 1, "actions": actions,
-            "scores": list(state.scores)}
+            "scores": list(state.scores), "means": means}
 
 
 def generate(out: Path, rules: Rules, teacher: str, seed: int, deals: int,
@@ -135,7 +140,9 @@ class Decision:
     agent would have played in the seat (a baseline); ``margin``: the deciding seat's final
     points less the other's; ``fitted``: today's fitted evaluation of the full state
     (``None`` outside the stock phase, where it does not apply); ``stock``: whether the stock
-    phase is on.
+    phase is on; ``means``: a search teacher's average result of each legal action over its
+    worlds (``None`` for an action it did not weigh, and ``None`` for the whole decision when
+    the teacher kept none: one candidate, the solver's move, a teacher that is no search).
     """
 
     deal: int
@@ -146,6 +153,7 @@ class Decision:
     margin: float
     fitted: float | None
     stock: bool
+    means: list[float | None] | None = None
 
 
 def examples(rules: Rules, shard: dict[str, Any]) -> Iterator[Decision]:
@@ -153,7 +161,8 @@ def examples(rules: Rules, shard: dict[str, Any]) -> Iterator[Decision]:
     state = State.new_deal(rules, int(shard["seed"]), dealer=int(shard["dealer"]))
     baseline = make_agent("heuristic", seed=derive_seed(int(shard["seed"]), "baseline"))
     pending: list[tuple[int, Decision]] = []
-    for text in shard["actions"]:
+    kept: dict[str, dict[str, float]] = shard.get("means") or {}
+    for i, text in enumerate(shard["actions"]):
         seat = state.current_player()
         obs = state.observation(seat)
         legal = list(obs.legal)
@@ -167,6 +176,9 @@ def examples(rules: Rules, shard: dict[str, Any]) -> Iterator[Decision]:
             d = Decision(int(shard["deal"]), x, acts, legal.index(text),
                          legal.index(pick) if pick in legal else -1, 0.0,
                          fitted_evaluate(state, seat) if stock else None, stock)
+            weighed = kept.get(str(i))
+            if weighed:
+                d.means = [weighed.get(t) for t in legal]
             pending.append((seat, d))
         state.apply(text)
     s = state.scores

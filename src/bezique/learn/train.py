@@ -6,7 +6,8 @@ their decisions are read back as features (:func:`bezique.learn.data.load_exampl
 tenth of the deals (at least one) is held out; the value is fitted on the stock-phase decisions
 (squared error on what the rest of the deal adds to the points so far), the policy on every
 decision with a choice (cross-entropy of the softmax over the legal actions against the
-teacher's action), both with Adam on
+teacher's action, or with ``--soft`` against a softening of it by the search teacher's averages:
+:func:`soft_target`), both with Adam on
 standardised inputs for ``epochs`` passes in an order drawn from the seed (the value with a tenth
 of the policy's step and more weight decay: see :class:`Settings`).  The standardisation
 is then folded into the first layer and the weights are rounded to six significant digits, so
@@ -67,11 +68,41 @@ class Settings:
     # held closer to zero (chosen on held-out deals: a faster fit learns the training deals)
     value_rate: float = 0.0003
     value_decay: float = 0.01
+    # --soft: the temperature, in points, of the policy's targets made from a search teacher's
+    # averages (0: the teacher's move alone); the move it chose is given the search's head
+    # start (its ``prior``)
+    soft: float = 0.0
+    soft_prior: float = 5.0
 
 
-def _arrays(np: Any, decisions: list[Decision]) -> dict[str, Any]:
+def soft_target(d: Decision, soft: float, prior: float = 5.0) -> list[float]:
+    """The policy's target over the legal actions of ``d``: the teacher's move (one-hot), or
+    with ``soft`` > 0 and the teacher's averages at hand, a softmax of the averages over
+    ``soft`` points, the chosen move's raised by ``prior`` (so it stays the likeliest: a search
+    leaves its sound move only for one clearly better) and actions not weighed at nothing.
+
+    >>> d = Decision(0, [], [[], [], []], 0, 0, 0.0, None, True, means=[10.0, 12.0, None])
+    >>> soft_target(d, 0.0)
+    [1.0, 0.0, 0.0]
+    >>> [round(p, 3) for p in soft_target(d, 5.0)]
+    [0.646, 0.354, 0.0]
+    """
+    hard = [1.0 if i == d.choice else 0.0 for i in range(len(d.actions))]
+    if soft <= 0.0 or d.means is None or d.means[d.choice] is None:
+        return hard
+    logits = [None if m is None else (m + (prior if i == d.choice else 0.0)) / soft
+              for i, m in enumerate(d.means)]
+    top = max(v for v in logits if v is not None)
+    e = [0.0 if v is None else math.exp(v - top) for v in logits]
+    total = sum(e)
+    return [x / total for x in e]
+
+
+def _arrays(np: Any, decisions: list[Decision], soft: float = 0.0,
+            prior: float = 5.0) -> dict[str, Any]:
     """The decisions as arrays: observations, actions (rows of all decisions in order) with
-    each decision's first row and count, the index of the teacher's row."""
+    each decision's first row and count, the index of the teacher's row, each row's target
+    probability (:func:`soft_target`)."""
     counts = np.array([len(d.actions) for d in decisions], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     return {
@@ -81,6 +112,8 @@ def _arrays(np: Any, decisions: list[Decision]) -> dict[str, Any]:
             -1, len(ACTION_NAMES)),
         "starts": starts, "counts": counts,
         "choice": np.array([d.choice for d in decisions], dtype=np.int64),
+        "target": np.array([p for d in decisions for p in soft_target(d, soft, prior)],
+                           dtype=np.float64),
     }
 
 
@@ -205,10 +238,8 @@ def fit_policy(np: Any, a: dict[str, Any], s: Settings, rng: Any,
             h = (zo[idx] @ wo + b)[owner] + xa @ wa
             r = np.maximum(h, 0.0)
             prob = _group_softmax(np, r @ v + xa @ u, counts)
-            g = prob.copy()
             first = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            g[first + a["choice"][idx]] -= 1.0
-            g /= len(idx)
+            g = (prob - a["target"][rows]) / len(idx)
             dh = np.outer(g, v) * (h > 0)
             dho = np.add.reduceat(dh, first, axis=0)
             opt.step([zo[idx].T @ dho, xa.T @ dh, dho.sum(axis=0), r.T @ g, xa.T @ g])
@@ -305,10 +336,13 @@ def train(out: Path, rules: Rules, s: Settings, progress: Progress | None = None
         value = fit_value(np, xo, y, s, rng, tick)
     else:  # pragma: no cover - every deal has a stock phase
         raise BeziqueError("the deals hold no stock-phase decision")
-    policy = fit_policy(np, _arrays(np, train_d), s, rng, tick)
+    policy = fit_policy(np, _arrays(np, train_d, s.soft, s.soft_prior), s, rng, tick)
     meta: dict[str, Any] = {
         "teacher": s.teacher, "seed": s.seed, "deals": s.deals, "epochs": s.epochs,
         "hidden": s.hidden, "train_decisions": len(train_d), "value_decisions": len(stock)}
+    if s.soft:  # (only then: the files of earlier runs keep their versions)
+        meta["soft"] = s.soft
+        meta["soft_decisions"] = sum(1 for d in train_d if d.means is not None)
     data = weights_json(np, value, policy, scale, rules.variant, meta)
     report = _report(np, data, held)
     data["meta"]["report"] = report
