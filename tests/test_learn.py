@@ -268,6 +268,10 @@ def test_soft_targets_learn_the_search_teachers_averages(tmp_path: Path) -> None
                 d.means[d.choice] + 5.0 <= max(m for m in d.means if m is not None))
             assert all(p == 0.0 for p, m in zip(target, d.means, strict=True) if m is None)
     assert weighed[0] == meta["soft_decisions"] and weighed[1] > 10
+    # a teacher with no averages (the heuristic): --soft says it learned the moves alone
+    plain = train(tmp_path / "plain", 1, "--soft", "5")
+    assert plain.exit_code == 0 and "learned the moves alone" in plain.stdout
+    assert "learned the moves alone" not in soft.stdout
 
 
 @pytest.mark.parametrize(("args", "says"), [

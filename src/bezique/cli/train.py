@@ -93,6 +93,10 @@ def train_cmd(out: str, deals: int, seed: int, teacher: str, epochs: int, hidden
         fail("interrupted (the deals played so far are kept: run again to go on)")
     click.echo(f"{out}/weights.json: version {report['version']}, {report['deals']} deals "
                f"({report['played_now']} played now), {report['train_decisions']} decisions")
+    if soft and not report.get("soft_decisions"):
+        click.echo("note: the teacher's deals hold no averages of its candidates (it is no "
+                   "search, or they were played before it kept them): --soft learned the "
+                   "moves alone")
     if "policy_accuracy" in report:
         click.echo(f"held out: {report['held_out_decisions']} decisions; the policy plays the "
                    f"teacher's move {report['policy_accuracy']:.1%} (the heuristic "
