@@ -192,8 +192,8 @@ def test_records_name_the_policy_with_its_weights_version(tmp_path: Path) -> Non
     assert again.exit_code == 0, again.output
 
 
-def train(out: Path, deals: int, *extra: str) -> Any:
-    return run("train", "--out", str(out), "--deals", str(deals), "--teacher", "heuristic",
+def train(out: Path, deals: int, *extra: str, teacher: str = "heuristic") -> Any:
+    return run("train", "--out", str(out), "--deals", str(deals), "--teacher", teacher,
                "--epochs", "2", "--hidden", "4", "--seed", "5", *extra)
 
 
@@ -239,15 +239,11 @@ def test_soft_targets_learn_the_search_teachers_averages(tmp_path: Path) -> None
     from bezique.learn.data import examples, load_shard
     from bezique.learn.train import soft_target
 
-    def search_run(out: Path, *extra: str) -> Any:
-        return run("train", "--out", str(out), "--deals", "2", "--teacher", "search:samples=4",
-                   "--epochs", "2", "--hidden", "4", "--seed", "5", *extra)
-
-    hard = search_run(tmp_path / "hard")
+    hard = train(tmp_path / "hard", 2, teacher="search:samples=4")
     assert hard.exit_code == 0, hard.output
     shutil.copytree(tmp_path / "hard" / "deals", tmp_path / "soft" / "deals")
     shutil.copy(tmp_path / "hard" / "train.json", tmp_path / "soft" / "train.json")
-    soft = search_run(tmp_path / "soft", "--soft", "5")
+    soft = train(tmp_path / "soft", 2, "--soft", "5", teacher="search:samples=4")
     assert soft.exit_code == 0, soft.output
     assert "0 played now" in soft.stdout  # the same shards, trained on otherwise
     assert ((tmp_path / "soft" / "weights.json").read_bytes()
