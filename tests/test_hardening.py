@@ -119,6 +119,23 @@ def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[
                           capture_output=True, timeout=120)
 
 
+def test_command_line_mistakes_are_one_line_and_exit_2() -> None:
+    # click's own usage errors too (a missing argument, an unknown command or option, a value
+    # not among the choices), with the command whose --help explains it
+    for args, words in ((("arena", "heuristic"), "Missing argument 'B'"),
+                        (("frob",), "No such command 'frob'"),
+                        (("play", "--variant", "nope"), "'nope' is not one of"),
+                        (("agents", "--bogus"), "No such option '--bogus'")):
+        done = _run(*args)
+        err = done.stderr.decode().strip()
+        assert done.returncode == 2 and err.count("\n") == 0, err
+        assert err.startswith("bezique: error: ") and words in err, err
+        where = "bezique" if args[0] == "frob" else f"bezique {args[0]}"
+        assert err.endswith(f"(see '{where} --help')"), err
+    done = _run()  # the command alone shows its help, as before
+    assert done.returncode == 2 and b"Usage: bezique [OPTIONS] COMMAND" in done.stderr
+
+
 def test_solve_of_a_directory_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = _run("solve", str(tmp_path))
     assert done.returncode == 2

@@ -144,6 +144,17 @@ def test_solve_command_errors_are_one_line(tmp_path: Path) -> None:
     assert out.exit_code == 2 and out.output.count("\n") == 1
 
 
+def test_solve_refuses_a_table_of_three_or_four(tmp_path: Path) -> None:
+    # the solver plays one hand against one: at a table it would answer for the wrong game
+    for preset in ("bezique3", "bezique4"):
+        s = _end_position(Rules.preset(preset), 3, 6)
+        out = CliRunner().invoke(main, ["solve", _record(tmp_path, s)])
+        assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
+        assert f"two-handed deals only, not {preset}" in out.output
+        with pytest.raises(BeziqueError, match="two-handed"):
+            solve(s.observation(s.current_player()))
+
+
 # ---------------------------------------------------------------- against a plain minimax on hands
 
 

@@ -69,8 +69,16 @@ def solve_hands(
     return SolveResult("play " + card_name(move), value, solver.nodes, ms)
 
 
+def _two_handed(rules: Rules) -> None:
+    """Refuse a deal of three or four players: the solver plays one hand against one."""
+    if rules.nplayers != 2:
+        raise BeziqueError(f"the end solver plays two-handed deals only, not {rules.variant} "
+                           f"({rules.nplayers} players)")
+
+
 def end_hands(state: State) -> tuple[list[int], list[int], int]:
     """(hand of the player to act, the other's hand, card led or -1) of an end-phase state."""
+    _two_handed(state.rules)
     if not state.end_phase:
         raise BeziqueError(
             "the position is not in the end phase: the solver needs the stock to be gone "
@@ -87,6 +95,7 @@ def obs_hands(obs: Observation) -> tuple[list[int], list[int], int]:
     """(hand of the player to act, the other's hand, card led or -1) derived by card counting
     from an end-phase observation (the other hand is every card this seat has not seen, plus
     the cards of it that are known)."""
+    _two_handed(obs.rules)
     if obs.turnup is not None or obs.stock > 0:
         raise BeziqueError(
             "the position is not in the end phase: the solver needs the stock to be gone "

@@ -10,7 +10,11 @@ Every error a user can cause prints one line and exits with status 2, never a tr
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import click
+from click.exceptions import NoArgsIsHelpError
 
 from .. import COMPILED
 from . import (
@@ -30,7 +34,33 @@ from . import (
 from .common import fail, parse_options
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """The ``bezique`` group, whose command-line mistakes (a missing argument, an unknown
+    option or command, a value not among the choices) are one line too, like every other
+    error, with the command whose ``--help`` explains it."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except NoArgsIsHelpError as e:  # ``bezique`` alone: the help
+            e.show()
+            sys.exit(e.exit_code)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else "bezique"
+            fail(f"{e.format_message()} (see '{where} --help')")
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="bezique", message="bezique %(version)s ("
                       + ("compiled with mypyc" if COMPILED else "pure Python") + ")")
 def main() -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from ..agents.base import AGENT_VARIANTS
 from ..errors import BeziqueError
 from ..rules import OPTION_NAMES, Rules
 
@@ -101,8 +102,7 @@ def match_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="Play on Ray: a local Ray (no ADDRESS) or the cluster at ADDRESS "
                           "(e.g. auto); the results are the same as a local run's."),
         click.option("--variant", default="bezique", show_default=True,
-                     help="A variant the computer players know (bezique, binocle, rubicon, "
-                          "sixpack, eightpack)."),
+                     help=f"A variant the computer players know ({', '.join(AGENT_VARIANTS)})."),
         click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
                      help=f"A rule option ({', '.join(OPTION_NAMES)})."),
     )):

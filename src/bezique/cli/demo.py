@@ -1,4 +1,4 @@
-"""``bezique demo``: two random players, printed trick by trick."""
+"""``bezique demo``: random players (two, or three or four at a table), printed trick by trick."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import click
 from ..errors import BeziqueError
 from ..game import Game
 from ..narrate import deal_header, step_lines
-from ..rules import OPTION_NAMES, Rules
+from ..rules import OPTION_NAMES, PRESETS, Rules
 from .common import fail, parse_options, whole
 
 
 @click.command("demo")
 @click.option("--variant", default="bezique", show_default=True,
-              help="bezique, binocle, rubicon, sixpack, eightpack or bezique3")
+              help=f"Any preset: {', '.join(PRESETS)}.")
 @click.option("--seed", default=None, metavar="INTEGER",
               help="Seed for the shuffle and the players: the same seed gives the same game.")
 @click.option("--deals", default="1", show_default=True, metavar="INTEGER",
@@ -27,7 +27,7 @@ from .common import fail, parse_options, whole
               help="Write the game as a record to this file (replay it with 'bezique replay').")
 def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
          save: str | None) -> None:
-    """Watch two random players play, trick by trick."""
+    """Watch random players (two, or three or four at a table) play, trick by trick."""
     try:
         rules = Rules.preset(variant, **parse_options(options))
     except BeziqueError as e:
