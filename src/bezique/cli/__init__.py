@@ -45,13 +45,11 @@ class OneLineErrors(click.Group):
         kwargs["standalone_mode"] = False
         try:
             code = super().main(*args, **kwargs)
-        except NoArgsIsHelpError as e:  # ``bezique`` alone: the help
-            e.show()
-            sys.exit(e.exit_code)
-        except click.UsageError as e:
-            where = e.ctx.command_path if e.ctx is not None else "bezique"
-            fail(f"{e.format_message()} (see '{where} --help')")
         except click.ClickException as e:
+            # (``bezique`` alone raises a usage error too: its help, shown as click shows it)
+            if isinstance(e, click.UsageError) and not isinstance(e, NoArgsIsHelpError):
+                where = e.ctx.command_path if e.ctx is not None else "bezique"
+                fail(f"{e.format_message()} (see '{where} --help')")
             e.show()
             sys.exit(e.exit_code)
         except click.Abort:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..agents.base import AGENT_VARIANTS
 from ..errors import BeziqueError
 from .common import fail, parse_options
 
@@ -13,8 +14,7 @@ from .common import fail, parse_options
               help="The computer's strength: 1 beginner, 2 casual, 3 club, 4 strong, "
                    "5 expert.")
 @click.option("--variant",
-              type=click.Choice(["bezique", "binocle", "rubicon", "sixpack", "eightpack",
-                                 "bezique3", "bezique4"]),
+              type=click.Choice(AGENT_VARIANTS),
               default=None,
               help="The game: bezique (64 cards), binocle (48 cards), the one-deal games "
                    "rubicon (128), sixpack (192), eightpack (256), or a table of three "
