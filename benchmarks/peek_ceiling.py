@@ -15,9 +15,11 @@ It runs the pure-Python build (the peek replaces the search's world sampler, whi
 build calls directly), so it is about three times slower than the arena:
 
     taskset -c 0 python benchmarks/peek_ceiling.py --variant rubicon --pairs 40 --seed 1 \\
-        [--peek hand|all] [--spec search] [--log FILE]
+        [--peek hand|all] [--games] [--spec search] [--log FILE]
 
-``--log`` keeps one JSON line a pair and resumes from it.  The report is the arena's summary
+``--games`` plays duplicated games to the target instead of single deals (the arena's
+``--games``; the peek holds in every deal).  ``--log`` keeps one JSON line a pair and resumes
+from it (a log is of one mode: give each its own file).  The report is the arena's summary
 (:class:`~bezique.arena.MatchResult`): the peeking search's deals won, its Elo with the 95%
 interval (pairs as the unit) and its settled points a deal.
 """
@@ -78,6 +80,8 @@ def main() -> None:
     ap.add_argument("--spec", default="search", help="the peeking search's agent spec")
     ap.add_argument("--opponent", default="heuristic")
     ap.add_argument("--peek", choices=("hand", "all"), default="hand")
+    ap.add_argument("--games", action="store_true",
+                    help="duplicated games to the target (the arena's --games), not single deals")
     ap.add_argument("--log", type=Path, default=None, help="JSON lines, one a pair; resumes")
     args = ap.parse_args()
     PEEK[0] = args.peek
@@ -87,6 +91,7 @@ def main() -> None:
     if rules.nplayers != 2:
         ap.error(f"{args.variant}: two seats only (the sampler of one other hand)")
     options = tuple(sorted(rules.options().items()))
+    mode = "games" if args.games else "deals"
     done: dict[int, dict[str, Any]] = {}
     if args.log and args.log.exists():
         for line in args.log.read_text().splitlines():
@@ -96,11 +101,12 @@ def main() -> None:
         if i in done:
             continue
         t0 = time.perf_counter()
-        task = PairTask(i, (args.spec, args.opponent), rules.variant, options, "deals",
+        task = PairTask(i, (args.spec, args.opponent), rules.variant, options, mode,
                         args.seed, False)
         res = play_pair(task)
         row = {"pair": i, "scores": [h.score for h in res.halves],
                "points": [list(h.points) for h in res.halves],
+               "deals": [h.deals for h in res.halves],
                "seconds": round(time.perf_counter() - t0, 1)}
         done[i] = row
         if args.log:
@@ -108,16 +114,19 @@ def main() -> None:
                 f.write(json.dumps(row) + "\n")
         print(f"pair {i}: {row['scores']} {row['points']} ({row['seconds']} s)", flush=True)
     # the arena's own summary of the pairs (score, interval, Elo, points a deal)
-    match = MatchResult((args.spec, args.opponent), "deals", args.seed, [
-        PairResult(i, tuple(HalfResult(sc, (pt[0], pt[1]), 1)  # type: ignore[arg-type]
-                            for sc, pt in zip(done[i]["scores"], done[i]["points"], strict=True)))
+    match = MatchResult((args.spec, args.opponent), mode, args.seed, [
+        PairResult(i, tuple(HalfResult(sc, (pt[0], pt[1]), n)  # type: ignore[arg-type]
+                            for sc, pt, n in zip(done[i]["scores"], done[i]["points"],
+                                                 done[i].get("deals", [1, 1]), strict=True)))
         for i in sorted(done) if i < args.pairs])
     lo, hi = match.elo_ci95
     pa, pb = match.points_per_deal
+    played = (f"{match.games} games ({match.deals_played} deals)" if args.games
+              else f"{match.games} deals")
     both = sum(1 for p in match.pairs if p.score == 1.0)
     lost = sum(1 for p in match.pairs if p.score == 0.0)
     print(f"{args.spec} peeking ({args.peek}) v {args.opponent}, {args.variant}, "
-          f"{match.games} deals: won {match.wins[0]}, lost {match.wins[1]}, drawn {match.draws}: "
+          f"{played}: won {match.wins[0]}, lost {match.wins[1]}, drawn {match.draws}: "
           f"{match.score:.1%}, Elo {match.elo:+.0f} [{lo:+.0f}, {hi:+.0f}]; {pa:.1f} - {pb:.1f} "
           f"settled points a deal; pairs won twice {both}, split "
           f"{len(match.pairs) - both - lost}, lost twice {lost} "
