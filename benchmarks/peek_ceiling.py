@@ -19,7 +19,8 @@ build calls directly), so it is about three times slower than the arena:
 
 ``--games`` plays duplicated games to the target instead of single deals (the arena's
 ``--games``; the peek holds in every deal).  ``--log`` keeps one JSON line a pair and resumes
-from it (a log is of one mode: give each its own file).  The report is the arena's summary
+from it (each line names the setting it was played with, and a log of another setting is
+refused: give each its own file).  The report is the arena's summary
 (:class:`~bezique.arena.MatchResult`): the peeking search's deals won, its Elo with the 95%
 interval (pairs as the unit) and its settled points a deal.
 """
@@ -92,10 +93,17 @@ def main() -> None:
         ap.error(f"{args.variant}: two seats only (the sampler of one other hand)")
     options = tuple(sorted(rules.options().items()))
     mode = "games" if args.games else "deals"
+    setting = {"variant": rules.variant, "seed": args.seed, "spec": args.spec,
+               "opponent": args.opponent, "peek": args.peek, "mode": mode}
     done: dict[int, dict[str, Any]] = {}
     if args.log and args.log.exists():
         for line in args.log.read_text().splitlines():
             row = json.loads(line)
+            # rows name their setting (older logs' rows do not: they are taken as they are)
+            other = {k: row[k] for k in setting if k in row and row[k] != setting[k]}
+            if other:
+                ap.error(f"{args.log}: pair {row['pair']} was played with {other}, not this "
+                         "run's setting (a log is of one setting: give each its own file)")
             done[row["pair"]] = row
     for i in range(args.pairs):
         if i in done:
@@ -104,7 +112,7 @@ def main() -> None:
         task = PairTask(i, (args.spec, args.opponent), rules.variant, options, mode,
                         args.seed, False)
         res = play_pair(task)
-        row = {"pair": i, "scores": [h.score for h in res.halves],
+        row = {"pair": i, **setting, "scores": [h.score for h in res.halves],
                "points": [list(h.points) for h in res.halves],
                "deals": [h.deals for h in res.halves],
                "seconds": round(time.perf_counter() - t0, 1)}
