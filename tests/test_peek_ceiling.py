@@ -18,6 +18,11 @@ def _run(log: Path, *extra: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120)
 
 
+# the setting of a default run of ``_run`` (``--peek hand``)
+HAND = {"variant": "bezique", "seed": 1, "spec": "search", "opponent": "heuristic",
+        "peek": "hand", "mode": "deals"}
+
+
 def _row(**setting: object) -> str:
     return json.dumps({"pair": 0, **setting, "scores": [1.0, 0.0],
                        "points": [[300, 200], [150, 250]], "deals": [1, 1]}) + "\n"
@@ -25,8 +30,7 @@ def _row(**setting: object) -> str:
 
 def test_a_log_of_the_same_setting_is_read_back(tmp_path: Path) -> None:
     log = tmp_path / "peek.jsonl"
-    log.write_text(_row(variant="bezique", seed=1, spec="search", opponent="heuristic",
-                        peek="hand", mode="deals"))
+    log.write_text(_row(**HAND))
     got = _run(log)
     assert got.returncode == 0, got.stderr
     assert "peeking (hand)" in got.stdout and "won 1, lost 1" in got.stdout
@@ -40,8 +44,7 @@ def test_an_older_log_without_the_setting_is_still_read(tmp_path: Path) -> None:
 
 def test_a_log_of_another_peek_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "peek.jsonl"
-    log.write_text(_row(variant="bezique", seed=1, spec="search", opponent="heuristic",
-                        peek="all", mode="deals"))
+    log.write_text(_row(**{**HAND, "peek": "all"}))
     got = _run(log, "--peek", "hand")
     assert got.returncode == 2
     assert "pair 0 was played with {'peek': 'all'}" in got.stderr
