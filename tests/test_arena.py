@@ -157,8 +157,13 @@ def test_match_result_counts_and_elo_from_pairs() -> None:
     assert m.points_per_deal == (80.0, 70.0)
     lo, hi = m.elo_ci95
     assert lo < m.elo < hi
+    slo, shi = m.score_ci95
+    assert slo < m.score < shi
+    # the Elo interval is the score interval's ends as Elo
+    assert (lo, hi) == (elo_from_score(slo, 4), elo_from_score(shi, 4))
     out = m.to_json()
     assert out == {"games": 4, "wins": [3, 1], "points_per_deal": [80.0, 70.0],
+                   "score": 0.75, "score_ci95": [round(slo, 4), round(shi, 4)],
                    "elo": 190.8, "elo_ci95": [round(lo, 1), round(hi, 1)]}
 
 
@@ -170,18 +175,31 @@ def test_arena_json_has_exactly_the_documented_keys() -> None:
                                   "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
-    assert list(out) == ["games", "wins", "points_per_deal", "elo", "elo_ci95"]
+    assert list(out) == ["games", "wins", "points_per_deal", "score", "score_ci95", "elo",
+                         "elo_ci95"]
     assert out["games"] == 6
     assert sum(out["wins"]) <= 6
     assert len(out["points_per_deal"]) == 2 and len(out["elo_ci95"]) == 2
     lo, hi = out["elo_ci95"]
     assert lo <= out["elo"] <= hi
+    slo, shi = out["score_ci95"]
+    assert 0.0 <= slo <= out["score"] <= shi <= 1.0
 
 
 def test_arena_text_report_names_both_agents() -> None:
     r = CliRunner().invoke(main, ["arena", "random", "spy", "--deals", "2"])
     assert r.exit_code == 0, r.output
     assert "random" in r.output and "spy" in r.output and "Elo" in r.output
+
+
+def test_arena_text_report_shows_the_score_and_its_interval_as_the_json_does() -> None:
+    args = ["arena", "random", "heuristic", "--deals", "8", "--seed", "3"]
+    text = CliRunner().invoke(main, args)
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    assert text.exit_code == 0, text.output
+    slo, shi = data["score_ci95"]
+    assert (f"score {100 * data['score']:.1f}% for A (95% interval {100 * slo:.1f}% to "
+            f"{100 * shi:.1f}%)") in text.output
 
 
 @pytest.mark.parametrize(

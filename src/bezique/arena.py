@@ -172,9 +172,14 @@ class MatchResult:
         return elo_from_score(self.score, self.games)
 
     @property
+    def score_ci95(self) -> tuple[float, float]:
+        """95% interval of A's score fraction over the duplicated pairs (:func:`score_interval`)."""
+        return score_interval([p.score for p in self.pairs])
+
+    @property
     def elo_ci95(self) -> tuple[float, float]:
-        """95% interval of the Elo difference: the ends of :func:`score_interval` as Elo."""
-        lo, hi = score_interval([p.score for p in self.pairs])
+        """95% interval of the Elo difference: the ends of :attr:`score_ci95` as Elo."""
+        lo, hi = self.score_ci95
         return (elo_from_score(lo, self.games), elo_from_score(hi, self.games))
 
     def to_json(self) -> dict[str, Any]:
@@ -184,6 +189,8 @@ class MatchResult:
             "games": self.games,
             "wins": list(self.wins),
             "points_per_deal": [round(x, 2) for x in self.points_per_deal],
+            "score": round(self.score, 4),
+            "score_ci95": [round(x, 4) for x in self.score_ci95],
             "elo": round(self.elo, 1),
             "elo_ci95": [round(lo, 1), round(hi, 1)],
         }

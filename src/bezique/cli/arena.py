@@ -23,15 +23,16 @@ from .common import fail, match_options, match_setup, progress_bar
               help="Go on with a match cut short: read back the duplicated sets already saved "
                    "in the --save directory and play only the others (same seed, same result).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print {games, wins, points_per_deal, elo, elo_ci95} as JSON (three or four "
-                   "seats: per agent and per team).")
+              help="Print {games, wins, points_per_deal, score, score_ci95, elo, elo_ci95} as "
+                   "JSON (three or four seats: per agent and per team).")
 def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
           deals: int | None, seed: int, jobs: int | None, ray: str | None, variant: str,
           options: tuple[str, ...], save: str | None, resume: bool, as_json: bool) -> None:
     """Match agent A against agent B on duplicated deals (each played twice, seats swapped).
 
     A and B are agent specs such as ``heuristic`` or ``search:samples=50``.  Reports wins,
-    points per deal and the Elo difference A minus B with its 95% interval.
+    points per deal, A's score (the share of games or deals won, draws counting half) and the
+    Elo difference A minus B, each with its 95% interval (the duplicated pair is the unit).
 
     With --variant bezique3 or bezique4 every deal is played in every seating of the agents:
     three or four agents take turns round the table (A B C: seatings ABC, BCA, CAB), two agents
@@ -76,7 +77,9 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
         click.echo(f"{name:<{width}}  {result.wins[i]:>6}  {ppd[i]:>11.1f}")
     if result.draws:
         click.echo(f"draws: {result.draws}")
-    click.echo(f"score {100 * result.score:.1f}% for A; Elo difference A-B {result.elo:+.1f} "
+    slo, shi = result.score_ci95
+    click.echo(f"score {100 * result.score:.1f}% for A (95% interval {100 * slo:.1f}% to "
+               f"{100 * shi:.1f}%); Elo difference A-B {result.elo:+.1f} "
                f"(95% interval {lo:+.1f} to {hi:+.1f})")
     if save:
         click.echo(f"records saved in {save}")
