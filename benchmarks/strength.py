@@ -31,7 +31,7 @@ from bezique import Rules, State
 from bezique.agents import make_agent
 from bezique.agents.endgame import solve
 from bezique.agents.search import candidates
-from bezique.arena import MatchResult, run_match, score_interval
+from bezique.arena import MatchResult, run_match
 
 HERE = Path(__file__).resolve().parent
 MATCHES = ("heuristic-random", "search-random", "search-heuristic")
@@ -59,7 +59,7 @@ def _fmt_row(r: Row) -> str:
 
 def _win_rate(m: MatchResult) -> tuple[float, float, float]:
     """A's share of games won and its 95% interval (pairs as units, see the arena)."""
-    lo, hi = score_interval([p.score for p in m.pairs])
+    lo, hi = m.score_ci95
     return m.wins[0] / m.games, lo, hi
 
 
