@@ -174,16 +174,29 @@ def table_client(db: Path, scan: TableScan, away_seconds: float = 60.0) -> TestC
     return TestClient(app)
 
 
+def still(live: LiveGame, timeout: float = 60.0) -> None:
+    """Wait until no computer move and no request is under way at the table (the server runs
+    in another thread): what is asked of it then is answered from the deal as it stays."""
+    end = time.monotonic() + timeout
+    while not ((live.task is None or live.task.done()) and not live.lock.locked()):
+        assert time.monotonic() < end, "the computers never finished moving"
+        time.sleep(0.005)
+
+
 def post(client: TestClient, scan: TableScan, path: str, seat: int | None,
          body: dict[str, Any], status: int = 200) -> dict[str, Any]:
-    """A POST whose answer is scanned as a message to ``seat``."""
+    """A POST whose answer is scanned as a message to ``seat``.  A request for a view waits
+    for the table to be still first, so the answer is scanned against the deal it was made
+    from, not one a computer has moved on since."""
+    gid = path.split("/")[3]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    if path.endswith("/state") and gid in manager.games:
+        still(manager.games[gid])
     r = client.post(path, json=body)
     assert r.status_code == status, r.text
     data: dict[str, Any] = r.json()
     if seat is not None and "type" in data:
-        gid = path.split("/")[3]
-        live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
-        scan(live, seat, data)
+        scan(manager.games[gid], seat, data)
     return data
 
 
