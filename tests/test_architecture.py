@@ -1,5 +1,6 @@
-"""The shape of the package (ARCHITECTURE.md): imports go one way, modules stay small and say
-what they own, and nothing outside the engine reads a private attribute of a ``State``.
+"""The shape of the package (docs/ARCHITECTURE.md): imports go one way, down its layers; the
+map places every module; modules stay small and say what they own; and nothing outside the
+engine reads a private attribute of a ``State``.
 
 The import graph is read from the source with :mod:`ast`, every import counted: at the top,
 inside functions and under ``TYPE_CHECKING``.
@@ -202,3 +203,90 @@ def test_the_shipped_specification_is_the_shared_one() -> None:
     shared = root.parent / "shared" / "RULES.md"
     if shared.exists():
         assert shipped.read_bytes() == shared.read_bytes(), "copy shared/RULES.md to docs/"
+
+
+# The layers of docs/ARCHITECTURE.md, lowest first: a module's layer is that of the longest
+# prefix listed here. A module may import its own layer and those below, never one above.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("foundation", ("bezique._purepy", "bezique.errors", "bezique.cards", "bezique.tables",
+                    "bezique.rules", "bezique.copywords", "bezique.tricks", "bezique.actions",
+                    "bezique.scoring", "bezique.howto")),
+    ("engine", ("bezique", "bezique.deal", "bezique.meldfilter", "bezique.melds",
+                "bezique.notation", "bezique.position", "bezique.declaring", "bezique.plays",
+                "bezique.observation", "bezique.state", "bezique.worlds", "bezique.table_world",
+                "bezique.narrate")),
+    ("engine views", ("bezique.openspiel_encoding", "bezique.openspiel")),
+    ("agents", ("bezique.agents",)),
+    ("records", ("bezique.schema", "bezique.record", "bezique.game", "bezique.stats")),
+    ("tools", ("bezique.arena", "bezique.arena_records", "bezique.arena_tables",
+               "bezique.tournament", "bezique.distributed", "bezique.selfplay", "bezique.learn",
+               "bezique.encoding", "bezique.pettingzoo", "bezique.gymnasium_env",
+               "bezique.engine")),
+    ("front ends", ("bezique.cli", "bezique.tui", "bezique.web", "bezique.__main__")),
+)
+
+
+def layer_of(name: str) -> int:
+    """The index in :data:`LAYERS` of the longest listed prefix of ``name`` (-1: none)."""
+    best, depth = -1, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (name == prefix or name.startswith(prefix + ".")) and prefix.count(".") > depth:
+                best, depth = i, prefix.count(".")
+    return best
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a module from a layer above its own, and between tui and web."""
+    found = []
+    for name, deps in sorted(graph.items()):
+        for dep in sorted(deps):
+            if layer_of(dep) > layer_of(name):
+                found.append(f"{name} ({LAYERS[layer_of(name)][0]}) imports {dep} "
+                             f"({LAYERS[layer_of(dep)][0]})")
+            for a, b in (("bezique.tui", "bezique.web"), ("bezique.web", "bezique.tui")):
+                if layer_of(name) == layer_of(dep) and name.startswith(a) and dep.startswith(b):
+                    found.append(f"{name} imports {dep}: the two front ends are apart")
+    return found
+
+
+def test_every_module_belongs_to_a_layer() -> None:
+    assert [name for name in modules() if layer_of(name) < 0] == []
+    assert layer_of("bezique") == 1 and layer_of("bezique.cards") == 0
+    assert layer_of("bezique.agents.search") == 3 and layer_of("bezique.web.app") == 6
+
+
+def test_imports_only_go_down_the_layers() -> None:
+    assert upward_imports(import_graph()) == []
+
+
+def test_an_upward_import_is_found() -> None:
+    graph = {"bezique.state": {"bezique.agents.search"}, "bezique.tui.app": {"bezique.web.app"},
+             "bezique.cli.play": {"bezique.tui.app", "bezique.state"}}
+    assert upward_imports(graph) == [
+        "bezique.state (engine) imports bezique.agents.search (agents)",
+        "bezique.tui.app imports bezique.web.app: the two front ends are apart",
+    ]
+
+
+def map_sections(text: str) -> dict[str, str]:
+    """docs/ARCHITECTURE.md's module tables by layer: ``### Engine — ...`` is "engine"."""
+    sections: dict[str, str] = {}
+    for chunk in text.split("\n### ")[1:]:
+        heading, _, body = chunk.partition("\n")
+        sections[heading.split(" — ")[0].strip().lower()] = body.split("\n## ")[0]
+    return sections
+
+
+def test_the_architecture_map_places_every_module_in_its_layer() -> None:
+    """Each module's file (``state.py``; ``learn/data.py`` or ``data.py`` in a package's row) is
+    in the table of its layer, so a new module has to be placed on the map, and rightly."""
+    sections = map_sections((SRC.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8"))
+    assert [layer for layer, _ in LAYERS] == list(sections)
+    misplaced = []
+    for name, path in modules().items():
+        table = sections[LAYERS[layer_of(name)][0]]
+        rel = path.relative_to(PACKAGE).as_posix()
+        if f"`{rel}`" not in table and f"`{path.name}`" not in table:
+            misplaced.append(f"{rel} is not in the {LAYERS[layer_of(name)][0]} table")
+    assert misplaced == []
