@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
 from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
@@ -159,6 +160,14 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     @app.exception_handler(Refusal)
     async def _refusal(request: Request, exc: Refusal) -> JSONResponse:
         return _error(exc)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        # an unknown address or method: the same {"error": ...} as every other refusal
+        words = {404: f"there is no such address: {request.url.path[:80]}",
+                 405: f"{request.method} is not the method for {request.url.path[:80]}"}
+        return JSONResponse({"error": words.get(exc.status_code, str(exc.detail))},
+                            status_code=exc.status_code, headers=exc.headers)
 
     @app.get("/", response_class=HTMLResponse)
     async def index() -> Response:

@@ -42,9 +42,16 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
             if state.tricks_played > before:  # this play completed a trick: show both cards
                 played = [*lead, split_token(text.split()[1])[0]]
             frames.append(_frame(state, player, text, played))
-        out.append({"dealer": d.dealer, "trump": SUITS[state.trump], "frames": frames})
+        # the one-deal games have no trumps until the first marriage or sequence fixes them,
+        # and none at all if nobody declares one (RULES.md 9.0.2): each frame says its own
+        out.append({"dealer": d.dealer, "trump": _trump(state), "frames": frames})
         totals = done[i].state.game_scores
     return out
+
+
+def _trump(state: State) -> str | None:
+    """The suit of trumps, or None while (or if) they are not fixed."""
+    return SUITS[state.trump] if state.trump >= 0 else None
 
 
 def _frame(state: State, player: int | None, action: str | None,
@@ -59,6 +66,7 @@ def _frame(state: State, player: int | None, action: str | None,
         "hands": [[card_name(c) for c in sorted(state.hand(s), key=display_key)] for s in seats],
         "shown": [[card_name(c) for c in sorted(state.shown(s), key=display_key)] for s in seats],
         "trick": [card_name(c) for c in state.trick_cards()],
+        "trump": _trump(state),
         "turnup": card_name(state.turnup) if state.turnup is not None else None,
         "stock": state.stock_left,
         "scores": list(state.game_scores),

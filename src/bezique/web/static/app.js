@@ -9,6 +9,9 @@ const LEVEL_NAMES = { 1: "Beginner", 2: "Casual", 3: "Club", 4: "Strong", 5: "Ex
 // only on this computer (filled in by /api/server at start)
 let SERVER = { public_url: null, loopback: false };
 const MELD_KEYS = "abcefgijklmoqrtvwyz";
+// the one-deal games (RULES.md 9.0): no target, each deal a game settled at its end
+const ONE_DEAL = ["rubicon", "sixpack", "eightpack"];
+function playTo(variant, target) { return ONE_DEAL.includes(variant) ? "one deal" : `to ${target}`; }
 const PLAY_KEYS = "1234567890";
 
 // ------------------------------------------------------------------ helpers
@@ -63,14 +66,39 @@ const app = document.getElementById("app");
 let current = null; // the running page controller (has stop())
 let keyHandler = null;
 
+// Every view is drawn afresh; a keyboard player keeps their place: the card or button in focus
+// (or, if it has gone, the first one to press) has the focus again after each redraw.
+let keyboardFocus = null, keyboardUsed = false;
+document.addEventListener("keydown", (ev) => { if (ev.key === "Tab" || ev.key.startsWith("Arrow")) keyboardUsed = true; }, true);
+document.addEventListener("pointerdown", () => { keyboardUsed = false; keyboardFocus = null; }, true);
+document.addEventListener("focusin", (ev) => { if (keyboardUsed && app.contains(ev.target)) keyboardFocus = focusKey(ev.target); });
+function focusKey(el) {
+  if (!el || !el.getAttribute) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const action = el.getAttribute("data-action"), card = el.getAttribute("data-card");
+  if (action) return `[data-action="${CSS.escape(action)}"]`;
+  if (card) return `[data-card="${CSS.escape(card)}"]`;
+  return null;
+}
 function show(...nodes) {
   app.replaceChildren(...nodes);
+  if (!keyboardFocus || (document.activeElement && document.activeElement !== document.body)) return;
+  const usable = (el) => el && !el.disabled;
+  let el = app.querySelector(keyboardFocus);
+  if (!usable(el)) el = app.querySelector("#declare button, #hand button:not([disabled]), #my-table button:not([disabled]), #summary button");
+  if (usable(el)) el.focus({ preventScroll: true });
+}
+// Enter or Space on a focused button or link presses it (the page's keys never take them then)
+function pressesFocused(ev) {
+  const t = ev.target;
+  return (ev.key === "Enter" || ev.key === " ") && !!(t && t.closest && t.closest("button, a[href], summary, [role=button]"));
 }
 
 // ------------------------------------------------------------------ routing
 function route() {
   if (current && current.stop) current.stop();
   BezMotion.clear();
+  keyboardFocus = null;
   current = null;
   keyHandler = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
@@ -101,6 +129,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const t = ev.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (pressesFocused(ev)) return;
   if (keyHandler && keyHandler(ev)) ev.preventDefault();
 });
 
@@ -108,7 +137,11 @@ document.addEventListener("keydown", (ev) => {
 function homePage() {
   const level = h("select", { id: "level", name: "level" },
     [1, 2, 3, 4, 5].map((lv) => h("option", { value: lv, selected: lv === 3 }, `${lv} · ${LEVEL_NAMES[lv]}`)));
-  const variant = (id) => h("select", { id, name: "variant" },
+  // the one-deal games have no target: its choice is off while one of them is chosen
+  const variant = (id) => h("select", { id, name: "variant", onchange: (e) => {
+      const t = document.getElementById(id.replace("variant", "target"));
+      if (t) t.disabled = ONE_DEAL.includes(e.target.value);
+    } },
     h("option", { value: "bezique" }, "Bezique (64 cards)"), h("option", { value: "binocle" }, "Binocle (48 cards)"),
     h("option", { value: "rubicon" }, "Rubicon (128 cards, one deal)"), h("option", { value: "sixpack" }, "Six-pack (192 cards, one deal)"),
     h("option", { value: "eightpack" }, "Eight-pack (256 cards, one deal)"));
@@ -179,12 +212,13 @@ function gamesPanel() {
       if (table && g.winner !== null && g.winner !== undefined) state = "Game over";
       else if (g.winner !== null && g.winner !== undefined) state = g.winner === me ? "You won" : `${g.names[g.winner]} won`;
       else if (g.waiting_for_friend) state = table ? "Waiting for players" : "Waiting for your friend";
+      else if (g.deal_over && ONE_DEAL.includes(g.variant)) state = "A draw";
       else if (g.deal_over) state = "Deal over";
       else state = g.turn === me ? "Your turn" : `${g.names[table ? g.turn : opp]} to play`;
       if (table) {
         return h("li", {},
           h("div", {},
-            h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant} to ${g.target}`),
+            h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant} ${playTo(g.variant, g.target)}`),
             h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
           h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open")));
       }
@@ -192,10 +226,10 @@ function gamesPanel() {
       const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
       return h("li", {},
         h("div", {},
-          h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant} to ${g.target}`),
+          h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant} ${playTo(g.variant, g.target)}`),
           h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores[me]}–${g.scores[opp]} · ${new Date(g.updated * 1000).toLocaleString()}`)),
         h("div", { class: "actions" },
-          h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open"),
+          h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null && !(g.deal_over && ONE_DEAL.includes(g.variant)) ? "Continue" : "Open"),
           finished ? h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay") : null,
           finished ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record") : null));
     }));
@@ -220,9 +254,11 @@ function joinPage(id, invite) {
   }
   show(h("section", { class: "panel" },
     h("h2", {}, "You are invited to a game of Bezique"),
-    existing ? h("p", {}, "You already have a seat in this game. ", h("a", { href: `#/game/${id}` }, "Go to the table")) : null,
-    h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
-    h("button", { class: "btn", id: "join", onclick: join }, "Take my seat"),
+    // one browser keeps one seat a game: taking the friend's seat here would lose this one
+    existing ? h("p", { id: "have-seat" }, "This browser already holds a seat in this game: this invitation is for your friend, to open on their own device. ",
+      h("a", { class: "btn", href: `#/game/${id}` }, "Go to your table")) : null,
+    existing ? null : h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
+    existing ? null : h("button", { class: "btn", id: "join", onclick: join }, "Take my seat"),
     err));
 }
 
@@ -498,7 +534,7 @@ class GamePage {
       g.waiting_for_friend ? this.invitePanel() : null,
       h("section", { class: "panel" },
         h("table", { class: "scoreboard", id: "scores" },
-          h("thead", {}, h("tr", {}, h("th", {}, `Deal ${g.deal} · to ${g.target}`), h("th", {}, "You"), h("th", {}, g.names[opp]))),
+          h("thead", {}, h("tr", {}, h("th", {}, `Deal ${g.deal} · ${playTo(g.variant, g.target)}`), h("th", {}, "You"), h("th", {}, g.names[opp]))),
           h("tbody", {},
             row("This deal", d.scores[me], d.scores[opp]),
             row("Brisques won", d.brisques[me], d.brisques[opp]),
@@ -526,6 +562,7 @@ class GamePage {
 
   async playAgain() {
     const g = this.view.game;
+    if (g.seats) { BezTable.playAgain(this); return; } // the same table again
     const body = g.opponent === "computer"
       ? { opponent: "computer", level: g.level, variant: g.variant, target: g.target }
       : { opponent: "friend", variant: g.variant, target: g.target };

@@ -20,6 +20,8 @@ function helpPage() {
       h("li", {}, "a, b, c…: declare the meld with that letter; x: exchange the seven; s: declare the seven"),
       h("li", {}, "d or Enter: draw (end your declaring turn); n: next deal"),
       h("li", {}, "o: offer the declaring turn to your partner (four-handed, in partnership)"),
+      h("li", {}, "c: carte blanche, a hand without a king, queen or jack (Rubicon, Six-pack)"),
+      h("li", {}, "Tab moves between the cards and buttons; Enter or Space presses the one in focus"),
       h("li", {}, "h: hint; u: undo (against the computer, and at a table of you and the computer)")),
     h("p", { class: "muted" }, "At the table: tick “Explain hints” and a hint also says why; “Motion” and “Sound” turn the card animations and the sounds on or off (nothing moves when your system asks for reduced motion). Your statistics are under Statistics."),
     rules));
@@ -145,8 +147,8 @@ class ReplayPage {
       f.hands.length > 2 ? h("div", { class: "replay-others" }, f.hands.map((_, k) => (r.you + 1 + k) % f.hands.length)
         .filter((s) => s !== r.you).map(seat)) : seat(1 - r.you),
       h("section", { class: "middle" },
-        h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, h("img", { src: `/suits/${r.deals[this.deal].trump}.svg`, alt: "" }),
-          h("div", { class: "t" }, `Trumps: ${SUIT_NAMES[r.deals[this.deal].trump]} · stock ${f.stock}`)),
+        h("div", { class: "stock-area" }, h("div", { class: "trump-box" }, f.trump ? h("img", { src: `/suits/${f.trump}.svg`, alt: "" }) : null,
+          h("div", { class: "t", id: "replay-trump" }, `Trumps: ${f.trump ? SUIT_NAMES[f.trump] : "not fixed"} · stock ${f.stock}`)),
           f.turnup ? h("figure", {}, staticCard(f.turnup), h("figcaption", { class: "muted" }, "turn-up")) : null),
         h("div", { class: "trick-area" },
           h("div", { class: "trick-cards" + (f.played.length ? " faded" : "") },

@@ -205,7 +205,8 @@ const BezTable = {
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => page.seatLink() }, "My seat link"),
       toggle("motion", "Motion", "Cards slide to the trick and to its winner", BezMotion, "on"),
       toggle("sound", "Sound", "Short sounds for cards, melds and your turn", BezSound, "on"),
-      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null);
+      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
+      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(page.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
     const mySeat = h("section", { class: "seat me" + (d.your_turn ? " my-turn" : ""), "aria-label": "your seat" },
       h("div", { class: "me-head" }, head(me), tools),
       h("div", { class: "status", id: "status", "aria-live": "polite" }, this.status(page),
@@ -256,8 +257,29 @@ const BezTable = {
       h("h3", {}, line),
       h("div", { class: "muted" }, "Per seat: " + g.seats.map((s) => `${this.who(page, s.seat)} ${d.scores[s.seat]} (brisques ${d.brisques[s.seat]})`).join(" · ")),
       g.winner !== null
-        ? h("div", { class: "winner-banner", id: "winner" }, this.winnerText(page))
+        ? [h("div", { class: "winner-banner", id: "winner" }, this.winnerText(page)),
+          h("button", { class: "btn", id: "play-again", onclick: () => page.playAgain() }, h("span", { class: "key" }, "n"), "Play again")]
         : h("button", { class: "btn", id: "next-deal", onclick: () => page.send({ type: "next" }) }, h("span", { class: "key" }, "n"), "Next deal"));
+  },
+
+  // a new game at the same table: the same kind of game, each other seat (in the same place
+  // around the table) a friend with a new link or the computer at the same level
+  againBody(g) {
+    const n = g.seats.length;
+    const seats = Array.from({ length: n - 1 }, (_, k) => g.seats[(g.you + 1 + k) % n])
+      .map((s) => s.kind === "computer" ? { kind: "computer", level: s.level } : { kind: "friend" });
+    const body = { variant: g.variant, seats, target: g.target, level: g.level, name: g.names[g.you] };
+    if (g.variant === "bezique4") body.partnership = !!g.partnership;
+    return body;
+  },
+
+  async playAgain(page) {
+    try {
+      const n = await api("/api/games", this.againBody(page.view.game));
+      Saved.set(n.id, n.token, n.seat, null);
+      this.invites.set(n.id, n.invites);
+      location.hash = `#/game/${n.id}`;
+    } catch (e) { page.setMsg("error", e.message); }
   },
 
   invitePanel(page) {
