@@ -397,7 +397,8 @@ def checked_match(specs: Sequence[str], games: int | None, deals: int | None, jo
     count = games if games is not None else deals
     assert count is not None
     if count < 1:
-        raise BeziqueError(f"the number of {'games' if games else 'deals'} must be at least 1")
+        raise BeziqueError(f"the number of {'games' if games is not None else 'deals'} "
+                           f"must be at least 1")
     if jobs < (0 if ray is not None else 1):
         raise BeziqueError("--jobs must be at least 1")
     for spec in specs:
@@ -434,7 +435,7 @@ def run_match(
     """
     require_two_seats(rules)
     mode, count = checked_match((spec_a, spec_b), games, deals, jobs, ray, save, resume)
-    out_dir = records_folder(save)
+    out_dir = records_folder(save, resume)
     tasks = pair_tasks(spec_a, spec_b, rules, mode, count, seed, out_dir is not None)
     result = MatchResult((spec_a, spec_b), mode, seed)
 

@@ -40,15 +40,22 @@ from .rules import Rules
 from .state import State
 
 
-def records_folder(save: str | Path | None) -> Path | None:
-    """The folder ``--save`` names, created now (so a bad path fails before any play)."""
+def records_folder(save: str | Path | None, resume: bool = True) -> Path | None:
+    """The folder ``--save`` names, created now (so a bad path fails before any play).  A new
+    match (not ``resume``) is refused a folder that already holds a match's records: its
+    files would be overwritten in part and the rest mixed with the new ones."""
     if save is None:
         return None
     out_dir = Path(save)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
+        old = (not resume and min((f for pattern in ("deal-*.json", "game-*.json")
+                                   for f in out_dir.glob(pattern)), default=None))
     except OSError as e:
         raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
+    if old:
+        raise BeziqueError(f"{out_dir} already holds the records of a match ({old.name}): "
+                           f"give --resume to go on with it, or another folder")
     return out_dir
 
 

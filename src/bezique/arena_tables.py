@@ -431,7 +431,7 @@ def play_table_match(
     """
     lineup = table_lineup(agents, rules)
     mode, count = checked_match(lineup.specs, games, deals, jobs, ray, save, resume)
-    out_dir = records_folder(save)
+    out_dir = records_folder(save, resume)
     tasks = table_tasks(lineup, rules, mode, count, seed, out_dir is not None)
     result = TableMatchResult(lineup, rules.variant, mode, seed)
 

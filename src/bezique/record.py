@@ -31,8 +31,8 @@ from .schema import MAX_ACTIONS, MAX_DEALS, RecordIn, check, cut, parse_json
 from .state import State
 
 __all__ = ["MAX_ACTIONS", "MAX_BYTES", "MAX_DEALS", "DealSpec", "Record", "ReplayedDeal",
-           "deal_record", "game_record", "load_record", "parse_record", "replay", "replay_deals",
-           "states_from_record"]
+           "deal_record", "game_record", "game_result", "load_record", "parse_record", "replay",
+           "replay_deals", "states_from_record"]
 
 MAX_BYTES = 20_000_000  # a record file (the bounds on deals and actions: bezique.schema)
 
@@ -169,7 +169,6 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
     deals = replay_deals(record, legal)
     result = []
     portland = record.rules.settlement == "portland"
-    values = [0] * record.rules.nplayers
     for rd in deals:
         s = rd.state
         done = s.is_terminal()
@@ -193,18 +192,28 @@ def replay(record: Record, legal: bool = False) -> dict[str, Any]:
                 "brisques_counted": done and settled.brisques_counted,
                 "value": settled.value if done else 0,
             }
-            if done and settled.winner >= 0:
-                values[settled.winner] += settled.value
         result.append(entry)
+    return {"deals": result, "game": game_result(record.rules, deals)}
+
+
+def game_result(rules: Rules, deals: Sequence[ReplayedDeal]) -> dict[str, Any]:
+    """The ``game`` object of :func:`replay`: ``scores`` and ``winner`` (None while there is
+    none).  In the one-deal games (RULES.md 9.8) each player's settled values summed over the
+    deals, the winner the one ahead once the last deal is over; in a four-handed partnership
+    the sides' totals (seats 0 & 2, then 1 & 3) and the winning side; else the seats' game
+    totals after the last deal and the game's winner."""
     last = deals[-1].state
-    if portland:
-        over = deals[-1].state.is_terminal()
+    if rules.settlement == "portland":
+        values = [0] * rules.nplayers
+        for rd in deals:
+            settled = rd.state.settlement()
+            if rd.state.is_terminal() and settled.winner >= 0:
+                values[settled.winner] += settled.value
         top = max(values)
         leaders = [i for i, v in enumerate(values) if v == top]
-        winner = leaders[0] if over and len(leaders) == 1 else None
-        return {"deals": result, "game": {"scores": values, "winner": winner}}
-    # a partnership's game is by side (RULES.md 9.8): seats 0 & 2, then 1 & 3
-    return {"deals": result, "game": {"scores": list(last.side_scores()), "winner": last.winner}}
+        winner = leaders[0] if last.is_terminal() and len(leaders) == 1 else None
+        return {"scores": values, "winner": winner}
+    return {"scores": list(last.side_scores()), "winner": last.winner}
 
 
 def states_from_record(record: Record) -> list[State]:

@@ -48,7 +48,8 @@ class OneLineErrors(click.Group):
         except click.ClickException as e:
             # (``bezique`` alone raises a usage error too: its help, shown as click shows it)
             if isinstance(e, click.UsageError) and not isinstance(e, NoArgsIsHelpError):
-                where = e.ctx.command_path if e.ctx is not None else "bezique"
+                where = (e.ctx.command_path if e.ctx is not None
+                         else self.path_of(kwargs.get("args", args[0] if args else None)))
                 fail(f"{e.format_message()} (see '{where} --help')")
             e.show()
             sys.exit(e.exit_code)
@@ -56,6 +57,13 @@ class OneLineErrors(click.Group):
             click.echo("Aborted!", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+    def path_of(self, args: Any) -> str:
+        """The command a command line names (``bezique demo``), for an error click raised
+        without its context (an option given no value: ``bezique demo --variant``)."""
+        words = list(sys.argv[1:] if args is None else args)
+        name = next((w for w in words if not str(w).startswith("-")), None)
+        return f"bezique {name}" if name in self.commands else "bezique"
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,9 +6,11 @@ Every error a user can cause prints one line and exits with status 2, never a tr
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -47,6 +49,25 @@ def whole(text: str, name: str, minimum: int | None) -> int:
     if minimum is not None and value < minimum:
         fail(f"{name} must be at least {minimum}, not {value}")
     return value
+
+
+def writable_file(path: str) -> None:
+    """Fail (one line) now, before a long run, if the file ``path`` cannot be written at its
+    end: its folder missing or not a folder, or no permission."""
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        fail(f"cannot write {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        fail(f"cannot write {path}: permission denied")
+
+
+def output_folder(path: str) -> None:
+    """Create the output folder ``path`` now, before a long run (one line if it cannot be)."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"cannot create {path}: {e.strerror or e}")
 
 
 @contextmanager

@@ -9,7 +9,15 @@ import click
 
 from ..errors import BeziqueError
 from ..narrate import deal_header, narrate
-from ..record import load_record, record_players, replay, replay_deals
+from ..record import (
+    Record,
+    ReplayedDeal,
+    game_result,
+    load_record,
+    record_players,
+    replay,
+    replay_deals,
+)
 from .common import fail
 
 
@@ -27,6 +35,8 @@ def players_of(file: str, n: int) -> tuple[str, ...] | None:
 @click.option("--legal", is_flag=True, help="With --json: list the legal actions of each step.")
 def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     """Replay a game record: a trick-by-trick account, or JSON with --json."""
+    if legal and not as_json:
+        fail("--legal lists the legal actions in the JSON: give it with --json")
     try:
         record = load_record(file)
     except BeziqueError as e:
@@ -48,8 +58,26 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
             click.echo(line)
         if not results[i].state.is_terminal():
             click.echo(f"(the record stops here, after trick {results[i].state.tricks_played})")
-    last = results[-1].state
-    g = last.game_scores
-    end = f"{names[last.winner]} wins the game." if last.winner is not None else "No winner yet."
-    totals = ", ".join(f"{names[i]} {g[i]}" for i in range(len(g)))
-    click.echo(f"Game: {totals}. {end}")
+    click.echo(game_line(record, results, names))
+
+
+def game_line(record: Record, results: list[ReplayedDeal], names: tuple[str, ...]) -> str:
+    """The account's last line: the ``game`` object of ``--json`` in words (the settled values
+    of the one-deal games, the sides' totals of a partnership)."""
+    game = game_result(record.rules, results)
+    scores, winner = game["scores"], game["winner"]
+    who = list(names)
+    if results[-1].state.partner(0) >= 0:  # a partnership: seats 0 & 2, then 1 & 3
+        who = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+    totals = ", ".join(f"{w} {v}" for w, v in zip(who, scores, strict=True))
+    verb = "win" if len(who) < len(names) else "wins"
+    if record.rules.settlement == "portland":
+        deals = len(results)
+        what = ("Game (its settled value)" if deals == 1
+                else f"{deals} games (the sum of their settled values)")
+        end = (f"{who[winner]} {verb} the game." if winner is not None and deals == 1
+               else f"{who[winner]} {verb} overall." if winner is not None
+               else "No winner." if results[-1].state.is_terminal() else "No winner yet.")
+        return f"{what}: {totals}. {end}"
+    end = f"{who[winner]} {verb} the game." if winner is not None else "No winner yet."
+    return f"Game: {totals}. {end}"

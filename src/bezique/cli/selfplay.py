@@ -7,7 +7,7 @@ import click
 
 from ..errors import BeziqueError
 from ..rules import OPTION_NAMES, Rules
-from .common import fail, parse_options, progress_bar
+from .common import fail, parse_options, progress_bar, writable_file
 
 
 @click.command("selfplay")
@@ -41,6 +41,7 @@ def selfplay(agent_a: str, agent_b: str, games: int | None, deals: int | None, o
         fail("give --games N or --deals N")
     count = games if games is not None else deals
     assert count is not None
+    writable_file(out)  # before playing: a bad --out is said at once
     try:
         pyarrow_modules()  # before playing: a missing pyarrow is said at once
         rules = Rules.preset(variant, **parse_options(options))

@@ -8,7 +8,7 @@ import json
 import click
 
 from ..errors import BeziqueError
-from .common import fail, match_options, match_setup, progress_bar
+from .common import fail, match_options, match_setup, output_folder, progress_bar
 
 
 @click.command("tournament")
@@ -29,6 +29,8 @@ def tournament(agents: tuple[str, ...], deals: int | None, games: int | None, se
     try:
         rules, games, deals, count, workers = match_setup(games, deals, variant, options, jobs,
                                                           ray)
+        if out_dir is not None:
+            output_folder(out_dir)  # before playing: a bad --out is said at once
         with progress_bar(f"{len(agents)} agents, {pairings} pairings (pairs)",
                           pairings * ((count + 1) // 2), False if as_json else None) as bar:
             result = run_tournament(agents, rules, deals=deals, games=games, seed=seed,
