@@ -212,3 +212,18 @@ def test_seven_refused_when_sevens_score_as_played() -> None:
     s = deal(["7H", "AC"], turnup="KH", r=rules(seven="played"))
     win_trick(s, ["7H"])
     _refused(s, "seven", "scores when it is played")
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("search:sampels=40", "agent 'search' has no option 'sampels' (its options: samples, "),
+    ("heuristic:depth=2", "agent 'heuristic' has no option 'depth' (its options: solver_cards; "
+                          "and seed)"),
+    ("random:fast=true", "agent 'random' has no option 'fast' (it takes none but seed)"),
+])
+def test_a_misspelt_agent_option_is_named_with_the_options_there_are(spec: str, says: str) -> None:
+    from bezique.agents import make_agent
+    from bezique.errors import OptionError
+
+    with pytest.raises(OptionError) as e:
+        make_agent(spec, seed=1)
+    assert str(e.value).startswith(says)

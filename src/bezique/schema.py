@@ -142,6 +142,8 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
     if err["type"] == "value_error":  # a model's own check: its message as it is
         cause = err.get("ctx", {}).get("error")
         return str(cause)[:300] if cause is not None else err["msg"]
+    if err["type"] == "extra_forbidden":  # a key that is no setting (only _Settings refuse)
+        return _unknown_key(model, err["loc"])
     where: list[str] = []
     desc = ""
     current: list[type[BaseModel]] = [model]
@@ -166,6 +168,21 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
     if err["type"] != "missing":
         desc += f" (not {short(err['input'])})"
     return ": ".join([*where, desc])
+
+
+def _unknown_key(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
+    """'no setting 'varient' (the settings are ...)', for the model the key was found in."""
+    current: list[type[BaseModel]] = [model]
+    where = ""
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            where = f"seat {part + 1}: "
+            continue
+        fields = next((m.model_fields for m in current if part in m.model_fields), None)
+        if fields is not None:
+            current = _models(fields[part].annotation) or current
+    names = ", ".join(current[0].model_fields)
+    return f"{where}{short(loc[-1])} is no setting (the settings are {names})"
 
 
 # ---------------------------------------------------------------------- game records
@@ -335,7 +352,14 @@ class EngineGo(_Model):
 # ---------------------------------------------------------------------- the web site
 
 
-class WebSeat(_Model):
+class _Settings(_Model):
+    """A new game's settings: a key that is no setting (``"varient"``) is refused, not ignored,
+    so a misspelt choice never quietly starts another game than the one asked for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class WebSeat(_Settings):
     """One other seat of a table for three or four: a friend (with a private invitation link)
     or the computer at a level."""
 
@@ -346,7 +370,7 @@ class WebSeat(_Model):
                              description="a seat's 'level' must be a whole number from 1 to 5")
 
 
-class WebCreate(_Model):
+class WebCreate(_Settings):
     """``POST /api/games``: a new game's settings (``seats`` and ``partnership`` for the
     tables of three and four)."""
 

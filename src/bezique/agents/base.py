@@ -135,6 +135,27 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip().lower(), opts
 
 
+def _check_option_names(name: str, factory: AgentFactory, opts: dict[str, Any]) -> None:
+    """Refuse an option the agent does not have, naming the ones it has.
+
+    >>> make_agent("random:foo=1")
+    Traceback (most recent call last):
+    ...
+    bezique.errors.OptionError: agent 'random' has no option 'foo' (it takes none but seed)
+    """
+    import inspect
+
+    params = inspect.signature(factory).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    unknown = [k for k in opts if k not in params]
+    if unknown:
+        known = [k for k in params if k != "seed"]
+        has = (f"its options: {', '.join(known)}; and seed" if known
+               else "it takes none but seed")
+        raise OptionError(f"agent {name!r} has no option {unknown[0]!r} ({has})")
+
+
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` (e.g. ``search:samples=200``); ``seed`` unless given."""
     name, opts = parse_agent_spec(spec)
@@ -143,6 +164,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     if seed is not None:
         opts.setdefault("seed", seed)
     factory = _REGISTRY[name][0]
+    _check_option_names(name, factory, opts)
     try:
         return factory(**opts)
     except TypeError as e:
