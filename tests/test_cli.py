@@ -77,9 +77,21 @@ def test_demo_save_replays_to_the_same_scores(tmp_path: Path, variant: str) -> N
     plain = run("replay", str(path)).stdout
     demo_tricks = [ln for ln in result.stdout.splitlines() if ln.startswith("Trick")]
     replay_tricks = [ln for ln in plain.splitlines() if ln.startswith("Trick")]
-    names = {"North": "Player 0", "South": "Player 1"}
-    assert replay_tricks == [re.sub("North|South", lambda m: names[m.group()], t)
-                             for t in demo_tricks]
+    assert replay_tricks == demo_tricks  # with the demo's names, kept in the record
+    assert record["players"] == ["North", "South"]
+
+
+def test_a_demo_that_stops_early_leaves_the_old_file_whole(tmp_path: Path) -> None:
+    """The record is written at the end, all at once: a demo cut short (a closed pipe,
+    simulated) leaves the file it was to write as it was, and nothing else behind."""
+    path = tmp_path / "kept.json"
+    path.write_text('{"old": true}\n', encoding="utf-8")
+    from unittest import mock
+
+    with mock.patch("bezique.cli.demo.step_lines", side_effect=BrokenPipeError):
+        run("demo", "--seed", "1", "--save", str(path))
+    assert path.read_text(encoding="utf-8") == '{"old": true}\n'
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.json"]
 
 
 def test_demo_whole_game_to_a_target(tmp_path: Path) -> None:

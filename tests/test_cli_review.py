@@ -41,6 +41,12 @@ def last_line(path: Path) -> str:
     return str(r.stdout.splitlines()[-1])
 
 
+def names(path: Path) -> list[str]:
+    """The players' names the demo kept in its record (North, South; East and West at four)."""
+    got: list[str] = json.loads(path.read_text())["players"]
+    return got
+
+
 def json_game(path: Path) -> dict[str, Any]:
     r = run("replay", str(path), "--json")
     assert r.exit_code == 0, r.output
@@ -57,8 +63,10 @@ def test_replay_of_a_one_deal_game_ends_with_its_settled_value(tmp_path: Path) -
     winner = game["winner"]
     assert winner is not None and sorted(game["scores"])[0] == 0
     line = last_line(path)
-    totals = ", ".join(f"Player {i} {v}" for i, v in enumerate(game["scores"]))
-    assert line == f"Game (its settled value): {totals}. Player {winner} wins the game."
+    who = names(path)
+    assert who == ["North", "South"]
+    totals = ", ".join(f"{who[i]} {v}" for i, v in enumerate(game["scores"]))
+    assert line == f"Game (its settled value): {totals}. {who[winner]} wins the game."
 
 
 def test_replay_of_two_one_deal_games_sums_their_values(tmp_path: Path) -> None:
@@ -69,9 +77,10 @@ def test_replay_of_two_one_deal_games_sums_their_values(tmp_path: Path) -> None:
     both = tmp_path / "both.json"
     both.write_text(json.dumps({**a, "deals": a["deals"] + b["deals"]}))
     game = json_game(both)
-    totals = ", ".join(f"Player {i} {v}" for i, v in enumerate(game["scores"]))
+    who = names(both)
+    totals = ", ".join(f"{who[i]} {v}" for i, v in enumerate(game["scores"]))
     end = ("No winner." if game["winner"] is None
-           else f"Player {game['winner']} wins overall.")
+           else f"{who[game['winner']]} wins overall.")
     assert last_line(both) == f"2 games (the sum of their settled values): {totals}. {end}"
 
 
@@ -80,7 +89,8 @@ def test_replay_of_a_partnership_names_the_sides(tmp_path: Path) -> None:
                        "-o", "target=300", "--seed", "1")
     game = json_game(path)
     assert game["winner"] in (0, 1)
-    sides = ["Player 0 & Player 2", "Player 1 & Player 3"]
+    sides = ["North & South", "East & West"]  # seats 0 & 2, then 1 & 3
+    assert names(path) == ["North", "East", "South", "West"]
     assert last_line(path) == (f"Game: {sides[0]} {game['scores'][0]}, {sides[1]} "
                                f"{game['scores'][1]}. {sides[game['winner']]} win the game.")
 
@@ -88,7 +98,7 @@ def test_replay_of_a_partnership_names_the_sides(tmp_path: Path) -> None:
 def test_replay_of_a_two_handed_game_is_unchanged(tmp_path: Path) -> None:
     path = demo_record(tmp_path, "two.json", "--seed", "1")
     game = json_game(path)
-    assert last_line(path) == (f"Game: Player 0 {game['scores'][0]}, Player 1 "
+    assert last_line(path) == (f"Game: North {game['scores'][0]}, South "
                                f"{game['scores'][1]}. No winner yet.")
 
 
@@ -160,3 +170,18 @@ def test_a_new_match_refuses_a_folder_of_saved_records(tmp_path: Path, table: bo
     assert sorted(p.name for p in tmp_path.iterdir()) == saved
     again = run("arena", *agents, *variant, "--deals", "3", "--save", str(tmp_path), "--resume")
     assert again.exit_code == 0, again.output
+
+
+@pytest.mark.parametrize("args, first", [
+    (["random", "random", "--deals", "1"], "random vs random: 2 deals (1 duplicated pair), "),
+    (["random", "random", "--deals", "3"], "random vs random: 4 deals (2 duplicated pairs), "),
+    (["random", "random", "random", "--variant", "bezique3", "--deals", "1"],
+     "random vs random vs random: 3 deals (1 duplicated deal x 3 seatings), "),
+])
+def test_the_arena_counts_its_pairs_in_good_english(args: list[str], first: str) -> None:
+    """An odd number of deals is rounded up to whole sets (as --help says), and one pair is
+    "1 duplicated pair", not "1 duplicated pairs"."""
+    res = CliRunner().invoke(main, ["arena", *args, "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[0].startswith(first)
+    assert "rounded up to whole sets" in CliRunner().invoke(main, ["arena", "--help"]).output

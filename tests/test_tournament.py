@@ -67,6 +67,23 @@ def test_tournament_command_writes_table_csv_json_and_plot(tmp_path: Path) -> No
     assert (out / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_without_matplotlib_the_ratings_are_written_and_the_plot_left_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plot needs the research extra; without it the tournament still writes its table,
+    CSV and JSON (it used to play every match and then fail), and says so before playing."""
+    import bezique.tournament
+
+    monkeypatch.setattr(bezique.tournament, "can_plot", lambda: False)
+    out = tmp_path / "t"
+    res = CliRunner().invoke(main, ["tournament", "random", "heuristic", "--deals", "2",
+                                    "--seed", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "note: ratings.png needs matplotlib" in res.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["ratings.csv", "ratings.md",
+                                                     "tournament.json"]
+    assert "ratings.png" not in res.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     (["random"], "a tournament needs at least two agents"),
     (["random", "random"], "each agent may appear only once"),

@@ -272,8 +272,16 @@ def plot_ratings(result: TournamentResult, path: str | Path) -> None:
         raise BeziqueError(f"cannot write {path}: {e.strerror or e}") from None
 
 
+def can_plot() -> bool:
+    """Whether matplotlib is there to draw ``ratings.png`` (the research extra)."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def write_outputs(result: TournamentResult, out_dir: str | Path) -> list[Path]:
-    """``ratings.md``, ``ratings.csv``, ``tournament.json`` and ``ratings.png`` in ``out_dir``."""
+    """``ratings.md``, ``ratings.csv``, ``tournament.json`` and, with matplotlib
+    (:func:`can_plot`), ``ratings.png`` in ``out_dir``: the files written."""
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -283,5 +291,7 @@ def write_outputs(result: TournamentResult, out_dir: str | Path) -> list[Path]:
         files[2].write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
     except OSError as e:
         raise BeziqueError(f"cannot write to {out}: {e.strerror or e}") from None
+    if not can_plot():
+        return files
     plot_ratings(result, out / "ratings.png")
     return [*files, out / "ratings.png"]

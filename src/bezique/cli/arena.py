@@ -70,8 +70,9 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
     lo, hi = result.elo_ci95
     width = max(len(agent_a), len(agent_b), 5) + 3
     deals_note = f", {result.deals_played} deals" if result.mode == "games" else ""
-    click.echo(f"{agent_a} vs {agent_b}: {result.games} {what} ({len(result.pairs)} duplicated "
-               f"pairs{deals_note}), {variant}, seed {seed}")
+    pairs = len(result.pairs)
+    click.echo(f"{agent_a} vs {agent_b}: {result.games} {what} ({pairs} duplicated "
+               f"pair{'s' if pairs != 1 else ''}{deals_note}), {variant}, seed {seed}")
     click.echo(f"{'agent':<{width}}  {'wins':>6}  {'points/deal':>11}")
     for i, name in enumerate((f"A {agent_a}", f"B {agent_b}")):
         click.echo(f"{name:<{width}}  {result.wins[i]:>6}  {ppd[i]:>11.1f}")
@@ -104,8 +105,10 @@ def _table(rules: Rules, agents: tuple[str, ...], games: int | None, deals: int 
     what = "games" if result.mode == "games" else "deals"
     deals_note = f", {result.deals_played} deals" if result.mode == "games" else ""
     how = ", partnership" if lineup.teams else ""
-    click.echo(f"{' vs '.join(agents)}: {result.plays} {what} ({len(result.sets)} duplicated "
-               f"{what[:-1]}s x {k} seatings{deals_note}), {rules.variant}{how}, seed {seed}")
+    sets = len(result.sets)
+    click.echo(f"{' vs '.join(agents)}: {result.plays} {what} ({sets} duplicated "
+               f"{what[:-1]}{'s' if sets != 1 else ''} x {k} seatings{deals_note}), "
+               f"{rules.variant}{how}, seed {seed}")
     click.echo(f"seatings (seat 0 first): {' '.join(result.seatings)}")
     rows = [(f"{s.label} {s.spec}", s) for s in result.agent_stats()]
     rows += [(f"team {s.label}", s) for s in result.team_stats()]

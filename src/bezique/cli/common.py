@@ -109,10 +109,12 @@ def match_options(f: Callable[..., Any]) -> Callable[..., Any]:
     ``--seed``, ``--jobs``, ``--ray [ADDRESS]``, ``--variant`` and ``-o NAME=VALUE``."""
     for option in reversed((
         click.option("--games", type=int, default=None,
-                     help="Play N games to the target (both halves of each duplicated pair "
-                          "counted) instead of single deals."),
+                     help="Play N games to the target (every seating of each set of cards "
+                          "counted, N rounded up to whole sets) instead of single deals."),
         click.option("--deals", type=int, default=None,
-                     help="Play N single deals, duplicated (the default is 100 deals)."),
+                     help="Play N single deals, duplicated: each set of cards played in "
+                          "every seating, so N is rounded up to whole sets (the default is "
+                          "100 deals)."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Match seed: fixes every deal and every agent's own seed."),
         click.option("--jobs", "-j", type=int, default=None,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+from pathlib import Path
 
 import click
 
@@ -34,10 +36,10 @@ def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
         fail(str(e))
     seed_n = whole(seed, "--seed", minimum=None) if seed is not None else None
     deals_n = whole(deals, "--deals", minimum=0)
-    out = None
-    if save:  # open it now, so that a bad path fails before the game is played
+    if save:  # a bad path fails now, before the game is played (and an older file is kept)
         try:
-            out = open(save, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+            with open(save, "a", encoding="utf-8"):
+                pass
         except OSError as e:
             fail(f"cannot write {save}: {e.strerror or e}")
     rng = random.Random(seed_n)
@@ -60,8 +62,20 @@ def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
             break
         game.next_deal()
         click.echo("")
-    if out is not None:
-        with out:
-            json.dump(game.to_record(), out, indent=1)
-            out.write("\n")
+    if save:
+        record = game.to_record()
+        record["players"] = list(names)  # so that the replay tells it with the same names
+        write_whole(Path(save), json.dumps(record, indent=1) + "\n")
         click.echo(f"Record written to {save}; replay it with: bezique replay {save}")
+
+
+def write_whole(path: Path, text: str) -> None:
+    """``text`` into ``path`` all at once: written beside it and moved into place, so that a
+    demo cut short (Ctrl-C, a closed pipe) leaves the old file as it was, never half of one."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        fail(f"cannot write {path}: {e.strerror or e}")

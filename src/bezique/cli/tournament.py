@@ -23,7 +23,7 @@ def tournament(agents: tuple[str, ...], deals: int | None, games: int | None, se
     """Rate agents round-robin: every pair matched on the same duplicated deals, Bradley–Terry
     Elo ratings with 95% intervals, printed as a Markdown table (and with --out, written with
     a CSV copy, the matches as JSON and a plot of the ratings)."""
-    from ..tournament import run_tournament, write_outputs
+    from ..tournament import can_plot, run_tournament, write_outputs
 
     pairings = len(agents) * (len(agents) - 1) // 2
     try:
@@ -31,6 +31,9 @@ def tournament(agents: tuple[str, ...], deals: int | None, games: int | None, se
                                                           ray)
         if out_dir is not None:
             output_folder(out_dir)  # before playing: a bad --out is said at once
+            if not can_plot():
+                click.echo("note: ratings.png needs matplotlib (pip install "
+                           "'bezique[research]'); the other files are written", err=True)
         with progress_bar(f"{len(agents)} agents, {pairings} pairings (pairs)",
                           pairings * ((count + 1) // 2), False if as_json else None) as bar:
             result = run_tournament(agents, rules, deals=deals, games=games, seed=seed,
