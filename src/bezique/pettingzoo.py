@@ -172,7 +172,8 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``: the view of the seat to act (of player_0 once over)."""
+        """With ``render_mode="ansi"``: the view of the seat in ``agent_selection`` (the seat to
+        act; once the deal is over, the last seat selected), never another seat's cards."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: create the env with "
                                   "render_mode='ansi'")
