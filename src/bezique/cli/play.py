@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..agents.base import AGENT_VARIANTS
@@ -74,9 +76,17 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
             click.echo("no saved games")
         return
     resume = resume_arg is not None
+    if resume:
+        given = [flag for flag, value in (("--level", level), ("--variant", variant),
+                                          ("--target", target), ("--seed", seed),
+                                          ("-o", options or None), ("--opponent", opponent))
+                 if value is not None]
+        if given:  # never silently ignored: the saved game keeps the choices it was started with
+            fail(f"--resume goes on with the saved game as it was started: leave out "
+                 f"{' and '.join(given)} (or start a new game without --resume)")
     if resume_arg not in (None, "current"):
         assert resume_arg is not None
-        if not resume_arg.isdigit():
+        if not (resume_arg.isascii() and resume_arg.isdigit()):
             fail(f"--resume takes the number of a kept game (see --saves), not {resume_arg!r}")
         path = numbered_save(int(resume_arg))
         if not path.exists():
@@ -97,6 +107,14 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
             Session.resume(path)  # a clear one-line error now rather than inside the app
     except BeziqueError as e:
         fail(str(e))
+    try:  # a folder the game cannot be saved in: one line now, not a crash inside the app
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = path.parent / f".write-test-{os.getpid()}"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as e:
+        fail(f"cannot save games in {path.parent} ({e.strerror or e}): set BEZIQUE_DATA_DIR to "
+             f"a folder you may write to")
     from ..tui.app import BeziqueApp
 
     chosen = (level is not None or variant is not None or target is not None or bool(options)

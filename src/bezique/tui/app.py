@@ -44,7 +44,8 @@ SummaryScreen { align: center middle; }
 #summary-box { width: 76; max-width: 100%; height: auto; max-height: 100%;
                border: thick $accent; padding: 0 1; background: $surface; }
 #result { margin-top: 1; text-style: bold; }
-#summary-keys { color: $text-muted; }
+#summary-body { height: auto; max-height: 100%; scrollbar-size-vertical: 1; }
+#summary-keys { color: $text-muted; dock: bottom; }
 #start-title { height: 3; content-align: center middle; text-style: bold; }
 #start-form { height: auto; }
 #start-left { width: 1fr; height: auto; }

@@ -84,6 +84,7 @@ class GameScreen(Screen[None]):
         self._legal: tuple[str, ...] = ()
         self._summary_open = False
         self.seats = session.seats
+        self._opp_lines = 3  # the lines of the computer's panel (two-handed)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer "draw" only when you may declare (it hides from the footer otherwise), carte
@@ -177,7 +178,8 @@ class GameScreen(Screen[None]):
         """Redraw every panel from the person's observation."""
         s = self.session
         obs = s.observation()
-        self.query_one("#top", Static).update(title_bar(s))
+        top = self.query_one("#top", Static)
+        top.update(title_bar(s, self._width(top)))
         opp = self.query_one("#opp", Static)
         self._legal = obs.legal
         self.refresh_bindings()
@@ -187,7 +189,15 @@ class GameScreen(Screen[None]):
             self.query_one("#score", Static).update(
                 score_panel_n(obs, s.state.is_terminal(), self.colour))
         else:
-            opp.update(opponent_panel(obs, s.deal_over(), self.colour, self._width(opp)))
+            panel = opponent_panel(obs, s.deal_over(), self.colour, self._width(opp))
+            opp.update(panel)
+            # many shown cards (Six-pack, Eight-pack) take two lines: the panel grows, so that
+            # its melds line is not cut off
+            width = self._width(opp)
+            lines = len(panel.wrap(self.app.console, width)) if width else 3
+            if self._opp_lines != max(3, lines):
+                self._opp_lines = max(3, lines)
+                opp.styles.height = 2 + self._opp_lines
             self.query_one("#score", Static).update(
                 score_panel(obs, s.state.is_terminal(), self.colour))
         self._draw_mine(obs)
@@ -315,7 +325,8 @@ class GameScreen(Screen[None]):
         elif choice == "again":
             s = self.session
             app.start_game(PlayConfig(level=s.level, variant=s.rules.variant,
-                                      options=dict(s.rules.options()), opponent=s.opponent))
+                                      options=dict(s.rules.options()), opponent=s.opponent,
+                                      name="" if s.name == "You" else s.name))
         elif choice == "undo":
             self.action_undo()
         else:
@@ -449,8 +460,10 @@ class GameScreen(Screen[None]):
             label = {"pass": "draw (pass)", "exchange": "exchange the seven",
                      "seven": "declare the seven", "carte": "carte blanche (key c)",
                      "offer": "let your partner declare (key o)"}.get(words[0])
-            if label is None:
-                label = "declare " + " ".join(token_text(t) for t in words[1:])
+            if label is None:  # a declaration, named as the list of choices names it
+                entries = {a: lab for _, lab, a in choice_entries(obs, self.session.state)}
+                label = "declare " + entries.get(text, " ".join(token_text(t)
+                                                                for t in words[1:]))
             self.status(f"Hint: {label}")
             if text in self.option_actions:
                 self.query_one("#choices", OptionList).highlighted = \

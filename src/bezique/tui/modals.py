@@ -179,20 +179,29 @@ class SummaryScreen(ModalScreen[str]):
             box.border_title = (f"Game over after {s.deal_number()} deal"
                                 f"{'' if s.deal_number() == 1 else 's'}" if s.game_over()
                                 else f"Deal {s.deal_number()} is over")
-            yield Static(table, id="summary-table")
-            if st.partner(0) >= 0:
-                yield Static(sides_text(st), id="sides")
+            # the keys stay on the last line; what does not fit above them scrolls (a long game's
+            # deals, a multi-pack deal's melds) rather than being cut off
+            with VerticalScroll(id="summary-body"):
+                yield Static(table, id="summary-table")
+                if st.partner(0) >= 0:
+                    yield Static(sides_text(st), id="sides")
+                if s.game_over():
+                    yield Static(result_text(s), id="result")
+                    if s.rules.settlement != "portland":
+                        yield Static(deals_table(s), id="deals-table")
+                else:
+                    side = "side " if st.partner(0) >= 0 else ""
+                    yield Label(f"First {side}to {s.rules.target} wins.", id="result")
             if s.game_over():
-                yield Static(result_text(s), id="result")
-                if s.rules.settlement != "portland":
-                    yield Static(deals_table(s), id="deals-table")
-                yield Label("Enter/a: play again (same level and rules) · n: new game (choose) · "
-                            "q: quit", id="summary-keys")
+                yield Label("Enter/a: play again (same rules) · n: new game · q: quit",
+                            id="summary-keys")
             else:
-                side = "side " if st.partner(0) >= 0 else ""
-                yield Label(f"First {side}to {s.rules.target} wins.", id="result")
                 yield Label("Enter: next deal · u: take back your last card · q: quit (saved)",
                             id="summary-keys")
+
+    def on_mount(self) -> None:
+        """The arrows and page keys scroll what does not fit."""
+        self.query_one("#summary-body").focus()
 
     def action_go(self) -> None:
         """Next deal (or, after the game, the same game again)."""

@@ -297,10 +297,12 @@ class Session:
         text = json.dumps(self.record(), indent=1)
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, self.path)
+        done = history_dir() / f"{self.game_id}.json"
         if self.game_over():  # a finished game is kept for the statistics
-            done = history_dir() / f"{self.game_id}.json"
             done.parent.mkdir(parents=True, exist_ok=True)
             done.write_text(text, encoding="utf-8")
+        elif done.exists():  # the end was taken back (undo): the game is not finished after all
+            done.unlink()
 
     # ------------------------------------------------------------------ queries
 

@@ -43,16 +43,23 @@ def goal_text(session: Session) -> str:
     return f"first to {rules.target}"
 
 
-def title_bar(session: Session) -> Text:
-    """The top line: the variant, the deal, the target and the computer's level."""
+def title_bar(session: Session, width: int | None = None) -> Text:
+    """The top line: the variant, the deal, the target and the computer's level; in ``width``
+    columns when given (the agent's name, then the person's, give way before anything is cut).
+    """
     rules = session.rules
     title = VARIANT_TITLES.get(rules.variant, rules.variant)
-    return Text.assemble(
-        (f" {title} ", "bold reverse"),
-        f"  {session.name} · Deal {session.deal_number()} · {goal_text(session)} · "
-        f"{session.strength()}"
-        + ("" if session.opponent else f" ({session.agent_spec.split(':')[0]})"),
-    )
+    agent = "" if session.opponent else f" ({session.agent_spec.split(':')[0]})"
+    line = Text()
+    for what, who in ((agent, f"{session.name} · "), ("", f"{session.name} · "), ("", "")):
+        line = Text.assemble(
+            (f" {title} ", "bold reverse"),
+            f"  {who}Deal {session.deal_number()} · {goal_text(session)} · "
+            f"{session.strength()}{what}")
+        if width is None or line.cell_len <= width:
+            break
+    line.truncate(width or line.cell_len, overflow="ellipsis")
+    return line
 
 
 _SHORT_WORDS = {"four": "4", "eight": "8", "aces": "A", "kings": "K", "queens": "Q",
