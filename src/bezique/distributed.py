@@ -10,6 +10,11 @@ agents' seeds derive from the match seed and the pair's number, never from where
 down at the end), or the address of a running cluster (``auto``, ``ray://host:10001``,
 ``host:6379``), whose workers must have the same version of ``bezique`` installed.  A Ray that
 this process already started (``ray.init`` in a script or a test) is used as it is.
+
+Agents registered outside the package (:func:`bezique.agents.register_agent` in a user's module
+or script) go with the tasks, their factories pickled by value (the workers need not be able to
+import the user's module): each task registers, in its worker, those the worker does not know
+yet, so a tournament of one's own agents runs on Ray as it does locally.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -24,6 +30,9 @@ from .errors import BeziqueError
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+# (name, factory, summary, label) of an agent registered outside the package
+UserAgent = tuple[str, Callable[..., Any], str, "Callable[[str], str] | None"]
 
 LOCAL = "local"
 """The ``address`` that starts a local Ray (``bezique arena --ray`` with no address)."""
@@ -76,6 +85,60 @@ def start(ray: Any, address: str, workers: int) -> bool:
     return True
 
 
+def user_agents() -> list[UserAgent]:
+    """The agents registered in this process from outside the ``bezique`` package."""
+    from .agents.base import agent_entries
+
+    out: list[UserAgent] = []
+    for name, factory, summary, label in agent_entries():
+        module = getattr(factory, "__module__", None) or ""
+        if module != "bezique" and not module.startswith("bezique."):
+            out.append((name, factory, summary, label))
+    return out
+
+
+def register_missing(agents: Sequence[UserAgent]) -> None:
+    """Register each of ``agents`` that this process does not know yet."""
+    from .agents import agent_names, register_agent
+
+    known = set(agent_names())
+    for name, factory, summary, label in agents:
+        if name not in known:
+            register_agent(name, summary, label)(factory)
+
+
+def pickled_agents(ray: Any, agents: Sequence[UserAgent]) -> bytes:
+    """``agents`` pickled with their modules' functions and classes by value (Ray's
+    cloudpickle), so a worker that cannot import those modules can still build the agents."""
+    cloudpickle = ray.cloudpickle
+    modules = {sys.modules[m] for _, factory, _, _ in agents
+               if (m := getattr(factory, "__module__", None)) in sys.modules
+               and m != "__main__"}  # (a script's own functions go by value anyway)
+    added = [m for m in modules
+             if m.__name__ not in cloudpickle.list_registry_pickle_by_value()]
+    for m in added:
+        cloudpickle.register_pickle_by_value(m)
+    try:
+        blob: bytes = cloudpickle.dumps(list(agents))
+    except Exception as e:  # whatever a user's module holds that cannot be pickled
+        names = ", ".join(name for name, *_ in agents)
+        raise BeziqueError(f"cannot send your agents ({names}) to the Ray workers: {e}"
+                           ) from None
+    finally:
+        for m in added:
+            cloudpickle.unregister_pickle_by_value(m)
+    return blob
+
+
+def _run_with_agents(fn: Callable[[T], R], agents: bytes, task: T) -> R:
+    """A Ray task: ``fn(task)`` once the driver's own agents (:func:`pickled_agents`) are
+    registered here too."""
+    from ray import cloudpickle
+
+    register_missing(cloudpickle.loads(agents))
+    return fn(task)
+
+
 def ray_map(fn: Callable[[T], R], tasks: Sequence[T], address: str = LOCAL,
             workers: int = 0) -> Iterator[tuple[int, R]]:
     """``(i, fn(tasks[i]))`` for every task, computed on Ray workers, in the order they finish.
@@ -87,8 +150,14 @@ def ray_map(fn: Callable[[T], R], tasks: Sequence[T], address: str = LOCAL,
     ray = _ray()
     started = start(ray, address, workers or os.cpu_count() or 1)
     try:
-        remote = ray.remote(num_cpus=1)(fn)
-        pending = {remote.remote(t): i for i, t in enumerate(tasks)}
+        agents = user_agents()
+        if agents:
+            remote = ray.remote(num_cpus=1)(_run_with_agents)
+            shipped = ray.put(pickled_agents(ray, agents))
+            pending = {remote.remote(fn, shipped, t): i for i, t in enumerate(tasks)}
+        else:
+            remote = ray.remote(num_cpus=1)(fn)
+            pending = {remote.remote(t): i for i, t in enumerate(tasks)}
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:

@@ -53,6 +53,7 @@ True
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from typing import NamedTuple
 
@@ -180,9 +181,30 @@ def action_mask(obs: Observation) -> list[int]:
     return mask
 
 
+def action_int(action: object) -> int:
+    """``action`` as an int index: an int, a numpy integer or a 0-d integer array (what a
+    ``Discrete`` space holds); anything else (a float, a string, an array of several numbers)
+    is refused with :class:`IllegalActionError` rather than truncated or failing deep inside.
+
+    >>> action_int(3)
+    3
+    >>> action_int(2.7)
+    Traceback (most recent call last):
+    ...
+    bezique.errors.IllegalActionError: an action is one int index, not 2.7 (float)
+    """
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        shown = repr(action).replace("\n", " ")
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise IllegalActionError(
+            f"an action is one int index, not {shown} ({type(action).__name__})") from None
+
+
 def decode_action(obs: Observation, index: int) -> str:
     """The action text of a legal ``index``; :class:`IllegalActionError` if it is not legal."""
-    text = legal_index_map(obs).get(int(index))
+    text = legal_index_map(obs).get(action_int(index))
     if text is None:
         raise IllegalActionError(f"action index {index} is not legal now (see the action mask)")
     return text

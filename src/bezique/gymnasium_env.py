@@ -43,6 +43,7 @@ from bezique.agents.base import Agent
 from bezique.encoding import (
     REWARDS,
     Episode,
+    action_int,
     action_mask,
     encode_observation,
     legal_index_map,
@@ -144,10 +145,11 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         """Play the index ``action`` for the learner, then the opponent up to its next turn."""
         if self._done:
             raise OptionError("the episode is over: call reset()")
-        text = legal_index_map(self.seat_observation()).get(int(action))
+        index = action_int(action)  # a float or an array of several is refused, not truncated
+        text = legal_index_map(self.seat_observation()).get(index)
         if text is None:
             if self.on_illegal == "raise":
-                raise IllegalActionError(f"action index {int(action)} is not legal now")
+                raise IllegalActionError(f"action index {index} is not legal now")
             self._done = True
             vec, info = self._observe(illegal_action=True)
             return vec, self.illegal_reward, True, False, info

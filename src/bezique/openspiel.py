@@ -24,6 +24,7 @@ non-dealer's first decision, ids of their own (:mod:`bezique.openspiel_encoding`
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -268,8 +269,10 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
             return
         table = action_table(e)
         if action not in table:
-            raise pyspiel.SpielError(
-                f"{action} is not a legal action here ({self._describe(action)})")
+            size = core.layout.num_distinct_actions
+            what = (self._describe(action) if 0 <= action < size
+                    else f"action ids are 0 to {size - 1}")
+            raise pyspiel.SpielError(f"{action} is not a legal action here ({what})")
         e.apply_action(table[action])
 
     def _describe(self, action: int) -> str:
@@ -301,11 +304,19 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
                                 ) -> BeziqueState:
         """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt
         afresh by :func:`bezique.worlds.resample_from_infostate`, the same actions replayed."""
+        n = self._core.layout.rules.nplayers
+        try:
+            seat = operator.index(player_id)
+        except TypeError:
+            seat = -1
+        if not 0 <= seat < n:
+            raise pyspiel.SpielError(f"resample_from_infostate: player_id must be a seat 0 to "
+                                     f"{n - 1}, not {player_id!r}")
         e = self._core.engine
         if e is None:
             return self.clone()  # type: ignore[no-any-return]
         seed = int(probability_sampler() * 2**52) if probability_sampler is not None else None
-        world = resample_from_infostate(e, player_id, random.Random(seed))
+        world = resample_from_infostate(e, seat, random.Random(seed))
         return state_from_engine(self.get_game(), world)
 
     def __str__(self) -> str:

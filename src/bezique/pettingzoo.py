@@ -144,6 +144,8 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
 
     def seat_observation(self, agent: str) -> Observation:
         """The engine's :class:`~bezique.observation.Observation` of ``agent``'s seat."""
+        if agent not in AGENTS:
+            raise OptionError(f"unknown agent {agent!r} (the agents: {', '.join(AGENTS)})")
         return self.episode.state.observation(AGENTS.index(agent))
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
@@ -159,7 +161,7 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
             return
         if action is None:
             raise OptionError(f"{agent} is to act: None is an action only once it is done")
-        text = decode_action(self.seat_observation(agent), int(action))
+        text = decode_action(self.seat_observation(agent), action)
         self._cumulative_rewards[agent] = 0.0
         self.episode.apply(text)
         self.rewards = dict.fromkeys(AGENTS, 0.0)

@@ -84,6 +84,13 @@ def agent_label(spec: str) -> str:
     return label(spec) if label is not None else spec
 
 
+def agent_entries() -> list[tuple[str, AgentFactory, str, Callable[[str], str] | None]]:
+    """Every registered agent as ``(name, factory, summary, label)``, by name: what
+    :func:`register_agent` was given (the Ray workers are sent the user's own this way,
+    :mod:`bezique.distributed`)."""
+    return [(n, f, summary, _LABELS.get(n)) for n, (f, summary) in sorted(_REGISTRY.items())]
+
+
 def agent_names() -> list[str]:
     """The registered agent names, sorted."""
     return sorted(_REGISTRY)
