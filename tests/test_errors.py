@@ -227,3 +227,28 @@ def test_a_misspelt_agent_option_is_named_with_the_options_there_are(spec: str, 
     with pytest.raises(OptionError) as e:
         make_agent(spec, seed=1)
     assert str(e.value).startswith(says)
+
+
+@pytest.mark.parametrize("seat", [2, 5, -1])
+def test_a_seat_that_is_not_one_is_refused_by_name(seat: int) -> None:
+    """observation(-1) used to answer with seat 1's view, and 2 or 5 with an IndexError."""
+    from bezique.worlds import resample_from_infostate
+
+    s = deal(["AS"])
+    with pytest.raises(BeziqueError, match=f"{seat} is not a seat: the seats of this deal are "
+                                           "0 to 1"):
+        s.observation(seat)
+    with pytest.raises(BeziqueError, match="is not a seat"):
+        resample_from_infostate(s, seat, random.Random(1))
+    with pytest.raises(BeziqueError, match="is not a seat"):
+        s.action_to_string(act.PASS, seat)
+
+
+@pytest.mark.parametrize("action", [-5, 64, 255, 300, 383, 1 << 80, (1 << 70) << 9])
+def test_naming_a_number_that_is_no_action_is_refused(action: int) -> None:
+    """action_to_string of a number outside the two packs raised IndexError or a negative
+    shift; now the same message apply_action gives."""
+    s = deal(["AS"])
+    with pytest.raises(IllegalActionError, match=f"{action} is not an action"):
+        s.action_to_string(action)
+    assert s.action_to_string(act.PASS) == "pass" and s.action_to_string(0).startswith("play")

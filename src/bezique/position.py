@@ -29,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from . import actions as act
 from .cards import bits, card_of, make_card, mask_of, rank_of
 from .copywords import copies_held, copy_bits, lowest_copies, or_words, split_words
-from .errors import IllegalActionError
+from .errors import BeziqueError, IllegalActionError
 from .meldfilter import MeldFilter, QuickPattern
 from .melds import (
     classify,
@@ -562,8 +563,21 @@ class Position:
     # ------------------------------------------------------------------ text
 
     def action_to_string(self, action: int, seat: int | None = None) -> str:
-        """Canonical text of an action for the seat to act (or ``seat``), e.g. ``play QS*``."""
-        return action_to_string(self, action, self.turn if seat is None else seat)
+        """Canonical text of an action for the seat to act (or ``seat``), e.g. ``play QS*``;
+        :class:`IllegalActionError` for a number that names no action of this deal's packs."""
+        cards = 32 * self.rules.copies
+        if (action < 0 or (cards <= action < act.PASS) or (act.OFFER < action < act.GUESS)
+                or (action >= 512 and (action >> 9) >> cards)):
+            raise IllegalActionError(f"{action} is not an action")
+        return action_to_string(self, action,
+                                self.turn if seat is None else self.checked_seat(seat))
+
+    def checked_seat(self, seat: int) -> int:
+        """``seat`` if it is one of this deal's, else a :class:`BeziqueError` naming them."""
+        if not 0 <= seat < self.rules.nplayers:
+            raise BeziqueError(f"{seat!r} is not a seat: the seats of this deal are 0 to "
+                               f"{self.rules.nplayers - 1}")
+        return seat
 
     def string_to_action(self, text: str) -> int:
         """The action named by ``text`` for the seat to act; :class:`IllegalActionError` if none.

@@ -511,8 +511,9 @@ class State(Plays):
         return sorted(self.action_to_string(a) for a in self.legal_actions())
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see (see :class:`bezique.observation.Observation`)."""
-        return observe(self, seat)
+        """What ``seat`` may see (see :class:`bezique.observation.Observation`); a
+        :class:`~bezique.errors.BeziqueError` if ``seat`` is no seat of this deal."""
+        return observe(self, self.checked_seat(seat))
 
     def __repr__(self) -> str:
         return (

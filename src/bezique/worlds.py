@@ -65,6 +65,7 @@ def resample_from_infostate(state: State, seat: int, rng: random.Random,
     ``seat``, the unseen cards dealt afresh.  After ``tries`` worlds that replay differently,
     one is built by repairs (:func:`repaired_deal`); only if that fails too is ``state`` itself
     (cloned) returned: it is always consistent."""
+    state.checked_seat(seat)  # (a BeziqueError naming the seats, for one that is not)
     texts = [text for _, text in state.history_strings()]
     for _ in range(tries):
         world = reshuffled_deal(state, seat, rng)
