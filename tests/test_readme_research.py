@@ -9,10 +9,12 @@ import pytest
 from helpers import readme_examples
 
 
-def _run(heading: str, capsys: pytest.CaptureFixture[str]) -> str:
-    blocks = readme_examples(heading)
-    assert len(blocks) == 1, f"{heading}: one example expected"
-    exec(compile(blocks[0], f"README {heading}", "exec"), {"__name__": "readme"})
+def _run(heading: str, capsys: pytest.CaptureFixture[str], block: int = 0,
+         blocks: int = 1) -> str:
+    """The output of example ``block`` of the section (which has ``blocks`` of them)."""
+    found = readme_examples(heading)
+    assert len(found) == blocks, f"{heading}: {blocks} example(s) expected"
+    exec(compile(found[block], f"README {heading}", "exec"), {"__name__": "readme"})
     return capsys.readouterr().out
 
 
@@ -24,9 +26,18 @@ def test_readme_openspiel_example_plays_a_deal(capsys: pytest.CaptureFixture[str
 
 def test_readme_pettingzoo_example_plays_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pettingzoo", reason="the example needs the rl extra")
-    returns = eval(_run("### PettingZoo and Gymnasium", capsys))
+    returns = eval(_run("### PettingZoo and Gymnasium", capsys, 0, 2))
     assert set(returns) == {"player_0", "player_1"}
     assert returns["player_0"] == -returns["player_1"] != 0
+
+
+def test_readme_gymnasium_loop_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
+    """Three episodes against the random agent; the seed makes every run the same, and each
+    return is a deal's point difference (a multiple of 10, not 0 for all three)."""
+    pytest.importorskip("gymnasium", reason="the example needs the rl extra")
+    first = eval(_run("### PettingZoo and Gymnasium", capsys, 1, 2))
+    assert len(first) == 3 and all(r % 10 == 0 for r in first) and any(first)
+    assert eval(_run("### PettingZoo and Gymnasium", capsys, 1, 2)) == first
 
 
 def test_readme_selfplay_example_reads_the_file_back(tmp_path: Path,
