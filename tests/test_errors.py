@@ -252,3 +252,21 @@ def test_naming_a_number_that_is_no_action_is_refused(action: int) -> None:
     with pytest.raises(IllegalActionError, match=f"{action} is not an action"):
         s.action_to_string(action)
     assert s.action_to_string(act.PASS) == "pass" and s.action_to_string(0).startswith("play")
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("heuristic:solver_cards=many", "agent 'heuristic': solver_cards must be a whole number "
+                                    "(not 'many')"),
+    ("search:samples=x", "agent 'search': samples must be a whole number (not 'x')"),
+    ("search:prior=x", "agent 'search': prior must be a number (not 'x')"),
+    ("search:confidence=sure", "confidence must be a number from 0, not 'sure'"),  # its own
+])
+def test_a_word_for_a_number_option_is_named(spec: str, says: str) -> None:
+    """On both builds (CI runs this file pure too): the pure heuristic took the word and failed
+    with a TypeError in its first decision; the compiled one said "int object expected"."""
+    from bezique.agents import make_agent
+    from bezique.errors import OptionError
+
+    with pytest.raises(OptionError) as e:
+        make_agent(spec, seed=1)
+    assert str(e.value) == says

@@ -161,6 +161,10 @@ def _check_option_names(name: str, factory: AgentFactory, opts: dict[str, Any]) 
         has = (f"its options: {', '.join(known)}; and seed" if known
                else "it takes none but seed")
         raise OptionError(f"agent {name!r} has no option {unknown[0]!r} ({has})")
+    wrong = _mistyped(name, factory, opts, declared=True)
+    if wrong:
+        raise OptionError(wrong)
+
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
@@ -174,5 +178,28 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     _check_option_names(name, factory, opts)
     try:
         return factory(**opts)
-    except TypeError as e:
-        raise OptionError(f"bad options for agent {name!r}: {e}") from None
+    except TypeError as e:  # (the agent's own checks said nothing: say which option it was)
+        raise OptionError(_mistyped(name, factory, opts) or f"bad options for agent {name!r}: {e}"
+                          ) from None
+
+
+def _mistyped(name: str, factory: AgentFactory, opts: dict[str, Any],
+              declared: bool = False) -> str:
+    """Which option is a word where the agent takes a number ("" if none is): by the factory's
+    annotations (``declared``: a pure-Python factory, which would take the word and fail later),
+    else by the type of the option's default (a compiled factory has no annotations; it
+    refuses the word itself, with a TypeError that names no option)."""
+    import inspect
+
+    params = inspect.signature(factory).parameters
+    for key, value in opts.items():
+        if key not in params:
+            continue
+        p = params[key]
+        number = (str(getattr(p.annotation, "__name__", p.annotation)) if declared
+                  else type(p.default).__name__)
+        if (number == "int" and not isinstance(value, int)) or (
+                number == "float" and not isinstance(value, int | float)):
+            kind = "a whole number" if number == "int" else "a number"
+            return f"agent {name!r}: {key} must be {kind} (not {value!r})"
+    return ""
