@@ -4,9 +4,14 @@ needs it").
 
 The reasons come from the heuristic player's view of the position (:mod:`bezique.agents.
 heuristic`): what each card could still become in a meld, what losing it costs, which card wins
-the trick.  Only the player's :class:`~bezique.observation.Observation` is read: the cards it
-holds and what is public (the world sampled for the heuristic's costs changes only the other
-hand and the stock, which those costs never look at).
+the trick.  Only the player's :class:`~bezique.observation.Observation` is read: a world
+consistent with it is sampled, and only what the observation fixes in it is used (the seat's
+own cards and melds, the public cards: the other hands and the stock are never looked at).
+
+Every claim about the rules is the engine's judgement, not a rule written again here: whether
+a meld is (or could become) legal given the seat's earlier melds is asked of the meld judges
+of :mod:`bezique.melds` (RULES.md 3.3, 9.0.5, 9.4); what may be declared after a trick or a
+meld, of the sampled world itself; which card wins a trick, of :func:`bezique.tricks.beats`.
 
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("bezique"), seed=3)
@@ -20,14 +25,22 @@ from __future__ import annotations
 
 import random
 
-from ..cards import RANK_NAMES, card_symbol, make_card, rank_of, split_token, suit_of
+from .. import actions as act
+from ..cards import RANK_NAMES, bits, card_symbol, make_card, rank_of, split_token
+from ..errors import BeziqueError
+from ..melds import Log, classify, legal_meld_masks, quick_patterns, reuse_problem
 from ..observation import Observation
+from ..rules import Rules
+from ..state import DECLARE, State
+from ..tricks import beats
 from .heuristic import HeuristicPolicy
 from .sampling import SamplingError, WorldSampler
-from .targets import meld_targets
+from .table_worlds import TableSampler
 
 # the chance that a meld missing n cards is still made (the heuristic's defaults)
 _CHANCE = (1.0, 0.5, 0.2)
+
+Prospect = tuple[str, int, int]  # (meld name, points, cards missing)
 
 
 def _cards(action: str) -> list[int]:
@@ -35,144 +48,344 @@ def _cards(action: str) -> list[int]:
     return [split_token(tok)[0] for tok in action.split()[1:]]
 
 
-def _counts(cards: list[int]) -> list[int]:
+def _world(obs: Observation) -> State | None:
+    """A complete state whose observation for ``obs.seat`` is ``obs`` (None if none is found,
+    which does not happen in a real game).  Its seat's cards and melds are those of ``obs``."""
+    try:
+        sampler = TableSampler(obs) if obs.rules.nplayers > 2 else WorldSampler(obs)
+        return sampler.sample(random.Random(0))
+    except SamplingError:  # pragma: no cover - an impossible observation
+        return None
+
+
+def _available(obs: Observation) -> list[int]:
+    """Per card, the copies that could still reach the seat: unseen ones and the turn-up."""
     out = [0] * 32
-    for c in cards:
-        out[c] += 1
+    for c, n in obs.unseen().items():
+        out[c] = n
+    if obs.turnup is not None and not obs.end_phase:
+        out[obs.turnup] += 1
     return out
 
 
-def prospects(obs: Observation) -> dict[int, tuple[str, int, int]]:
-    """For each card the player holds: the best meld it could still be part of, as (name,
-    points, cards missing); cards that make no meld are left out."""
-    if obs.trump < 0:
+def _room(obs: Observation) -> int:
+    """How many cards the seat may still draw and then declare: not the one of the last draw,
+    after which the stock is gone and nobody declares (RULES.md 2.3, 2.4)."""
+    left = obs.stock + (obs.turnup is not None)
+    return max(0, left // obs.rules.nplayers - 1)
+
+
+def _last_turn(obs: Observation) -> bool:
+    """True in the last declaring turn of the deal: its draw empties the stock."""
+    return obs.stock + (obs.turnup is not None) <= obs.rules.nplayers
+
+
+def _restored(world: State, seat: int) -> int:
+    """``reuse = portland`` (RULES.md 9.0.5, R3): the melds of the seat's log restored so far,
+    found by following its melds and plays through the world's history."""
+    rules, log = world.rules, world.meld_log[seat]
+    if rules.reuse != "portland" or not log:
+        return 0
+    restored = played = 0
+    j = 0
+    for who, a in world.history():
+        if act.is_play(a):
+            played |= 1 << a
+        elif act.is_meld(a) and who == seat and j < len(log):
+            kind, mask = log[j]
+            held = mask
+            for _, m in log[:j]:
+                held |= m & ~played
+            _, r = reuse_problem(rules, kind, mask, mask, held, log[:j], restored, False)
+            if r >= 0:
+                restored |= 1 << r
+            j += 1
+    return restored
+
+
+class _Judge:
+    """The melds a seat could still legally make from its cards (RULES.md 3.3 or 9.0.5): each
+    pattern is asked of :func:`~bezique.melds.legal_meld_masks` with the seat's real holding
+    and earlier melds, plus copies of the missing cards that could still come (copies never in
+    its melds, which is what a card drawn later is)."""
+
+    def __init__(self, world: State, seat: int, avail: list[int], room: int) -> None:
+        self.world, self.seat, self.avail = world, seat, avail
+        self.room = min(room, len(_CHANCE) - 1)  # the cards the seat may still draw and meld
+        self.rules = world.rules
+        self.patterns = quick_patterns(world.rules, world.trump)
+        self.log: Log = world.meld_log[seat]
+        self.restored = _restored(world, seat)
+
+    def best(self, kinds: set[int] | None = None, contain: int = 0
+             ) -> list[tuple[int, int, int]]:
+        """Per pattern (of ``kinds``, all if None) the legal meld missing the fewest cards,
+        containing the physical cards ``contain``: (kind, the seat's physical cards in it,
+        cards missing); none missing too many (see :data:`_CHANCE`)."""
+        rules, world, seat = self.rules, self.world, self.seat
+        hand, shown = world.hand_masks[seat], world.shown_masks[seat]
+        taken = hand | shown
+        for _, m in self.log:
+            taken |= m
+        out = []
+        for q in self.patterns:
+            pat = q[0]
+            if kinds is not None and pat.kind not in kinds:
+                continue
+            needs = ([(make_card(pat.rank, s), 1 if pat.distinct else pat.n) for s in range(4)]
+                     if pat.n else list(pat.counts))
+            fresh = 0
+            for c, n in needs:
+                n = min(n, self.avail[c])
+                for k in range(rules.copies):
+                    if n and not taken >> (32 * k + c) & 1:
+                        fresh |= 1 << (32 * k + c)
+                        n -= 1
+            found: tuple[int, int] | None = None
+            for m in legal_meld_masks(rules, (q,), hand | fresh, shown, world.used_masks[seat],
+                                      self.log, hand, self.restored):
+                miss = (m & fresh).bit_count()
+                if (m & contain == contain and miss <= self.room
+                        and (found is None or miss < found[1])
+                        and classify(rules, self.patterns, m) == pat.kind):
+                    found = (m & ~fresh, miss)
+            if found is not None:
+                out.append((pat.kind, *found))
+        return out
+
+
+def _prospects(obs: Observation, world: State | None) -> dict[int, tuple[Prospect, int]]:
+    """:func:`prospects`, each with the pattern it is a meld of (to group a meld's cards)."""
+    if obs.end_phase or world is None:
         return {}
     rules = obs.rules
-    me = obs.seat
-    held = list(obs.hand) + list(obs.shown[me])
-    mine = _counts(held)
-    gone = _counts([c for t in obs.tricks for c in (t.lead, t.follow)]
-                   + list(obs.shown[1 - me]) + list(obs.trick))
-    avail = [max(0, rules.copies - mine[c] - gone[c]) for c in range(32)]
-    scored = {(m.name, tuple(sorted(m.cards))) for m in obs.melds[me]}
-    tg = meld_targets(rules, obs.trump)
-    best: dict[int, tuple[str, int, int]] = {}
-
-    def offer(card: int, name: str, pts: int, missing: int) -> None:
-        worth = pts * _CHANCE[missing]
-        old = best.get(card)
-        if old is None or worth > old[1] * _CHANCE[old[2]]:
-            best[card] = (name, pts, missing)
-
-    for kind, pts, needs, _ in tg.fixed_sets:
-        name = rules.melds[kind].name
-        cards = tuple(sorted(c for c, n in needs for _ in range(n)))
-        if (name, cards) in scored:
+    best: dict[int, tuple[Prospect, int]] = {}
+    judge = _Judge(world, obs.seat, _available(obs), _room(obs))
+    for i, (kind, real, missing) in enumerate(judge.best()):
+        k = rules.melds[kind]
+        if k.shape in ("four", "eight") and real.bit_count() < 2:
             continue
-        missing = sum(max(0, n - mine[c]) for c, n in needs)
-        if missing >= len(_CHANCE) or any(n - mine[c] > avail[c] for c, n in needs):
-            continue
-        for c, _n in needs:
-            if mine[c]:
-                offer(c, name, pts, missing)
-    for kind, pts, n, four, _, _ in tg.four_cards:
-        name = rules.melds[kind].name
-        if any(m.name == name for m in obs.melds[me]):
-            continue
-        have = sum(1 for c in four if mine[c]) if tg.distinct else sum(mine[c] for c in four)
-        missing = max(0, n - have)
-        if have >= 2 and missing < len(_CHANCE) and sum(avail[c] for c in four) >= missing:
-            for c in four:
-                if mine[c]:
-                    offer(c, name, pts, missing)
+        for c in {p & 31 for p in bits(real)}:
+            old = best.get(c)
+            if old is None or k.points * _CHANCE[missing] > old[0][1] * _CHANCE[old[0][2]]:
+                best[c] = ((k.name, k.points, missing), i)
     return best
 
 
-def _beats(rules_trump: int, lead: int, card: int) -> bool:
-    if suit_of(card) == suit_of(lead):
-        return rank_of(card) < rank_of(lead)
-    return suit_of(card) == rules_trump
+def prospects(obs: Observation) -> dict[int, Prospect]:
+    """For each card the player holds: the best meld it could still legally be part of (given
+    its earlier melds), as (name, points, cards missing); cards that make no meld are left
+    out."""
+    return {c: p for c, (p, _) in _prospects(obs, _world(obs)).items()}
 
 
-def _costs(obs: Observation) -> list[float] | None:
-    """The heuristic's cost of losing each card, seen from the observation (None if no world
-    consistent with it is found, which does not happen in a real game)."""
-    try:
-        world = WorldSampler(obs).sample(random.Random(0))
-    except SamplingError:  # pragma: no cover - an impossible observation
-        return None
-    return HeuristicPolicy().keep_costs(world)
+def _costs(world: State | None) -> list[float] | None:
+    """The heuristic's cost of losing each card, for the seat to act of the sampled world."""
+    return HeuristicPolicy().keep_costs(world) if world is not None else None
 
 
-def _keeps(obs: Observation, played: int, pro: dict[int, tuple[str, int, int]]) -> list[str]:
+def _keeps(obs: Observation, played: int, pro: dict[int, tuple[Prospect, int]],
+           costs: list[float] | None) -> list[str]:
     """The cards the play keeps back, and for what (the two most costly to lose, with the other
     cards of the same meld)."""
-    costs = _costs(obs)
     held = sorted({c for c in (*obs.hand, *obs.shown[obs.seat]) if c != played and c in pro},
-                  key=lambda c: (-(costs[c] if costs else pro[c][1]), c))
-    melds: dict[str, list[int]] = {}
+                  key=lambda c: (-(costs[c] if costs else pro[c][0][1]), c))
+    melds: dict[int, list[int]] = {}
     for c in held:
-        name = pro[c][0]
-        if name in melds:
-            melds[name].append(c)
+        pattern = pro[c][1]
+        if pattern in melds:
+            melds[pattern].append(c)
         elif len(melds) < 2:
-            melds[name] = [c]
+            melds[pattern] = [c]
     out = []
-    for name, cards in melds.items():
-        _, pts, missing = pro[cards[0]]
+    for cards in melds.values():
+        name, pts, missing = pro[cards[0]][0]
         more = "" if missing == 0 else f", {missing} card{'s' if missing > 1 else ''} to come"
         out.append(f"keeps {' '.join(card_symbol(c) for c in cards)} for the {name} "
                    f"({pts}{more})")
     return out
 
 
-def _play(obs: Observation, card: int) -> list[str]:
+def _worth(rules: Rules) -> tuple[str, str]:
+    """What the cards won in tricks are called, and what they are worth: ("", "") where they
+    score nothing (Six- and Eight-pack, RULES.md 9.2)."""
+    if not any(rules.card_points):
+        return "", ""
+    if rules.card_points[0] != rules.card_points[1]:  # Binocle: A 11, 10 10, K 4, ...
+        return "card point", ""
+    if rules.settlement == "portland":  # Rubicon (RULES.md 9.0.7, 9.1)
+        return "brisque", " (brisques count only to break a tie or to save a rubicon)"
+    return "brisque", ""
+
+
+def _trick_size(obs: Observation) -> int:
+    rules = obs.rules
+    if rules.nplayers == 4 and rules.four_hand_end == "duels" and obs.end_phase:
+        return 2  # the duels that end a four-handed deal (RULES.md 9.5)
+    return rules.nplayers
+
+
+def _after(world: State | None, action: str) -> State | None:
+    """The sampled world after ``action`` (None without a world)."""
+    if world is None:
+        return None
+    after = world.clone()
+    try:
+        after.apply(action)
+    except BeziqueError:  # pragma: no cover - the action is legal in the observation
+        return None
+    return after
+
+
+def _declarable(state: State | None, seat: int) -> list[tuple[int, int]]:
+    """The melds ``seat`` may declare now in ``state`` (kind, physical cards), most first."""
+    if state is None or state.phase_id != DECLARE or state.current_player() != seat:
+        return []
+    found = [(state.classify(a >> 9), a >> 9) for a in state.legal_actions() if act.is_meld(a)]
+    return sorted(found, key=lambda km: -state.rules.melds[km[0]].points)
+
+
+def _play(obs: Observation, action: str, card: int) -> list[str]:
     rules = obs.rules
     pts = rules.card_points
-    word = "brisque" if rules.variant != "binocle" else "card point"
+    word, note = _worth(rules)
     sym = card_symbol(card)
-    pro = prospects(obs)
+    world = _world(obs)
+    pro = _prospects(obs, world)
+    others = "the other hand" if rules.nplayers == 2 else "the other hands"
     out: list[str] = []
-    wins = bool(obs.trick) and _beats(obs.trump, obs.trick[0], card)
+    trick = obs.trick
+    last = len(trick) == _trick_size(obs) - 1
+    best = 0
+    for i in range(1, len(trick)):
+        if beats(trick[i], trick[best], obs.trump):
+            best = i
+    ahead = bool(trick) and beats(card, trick[best], obs.trump)
+    wins = ahead and last
     if obs.end_phase:
-        if obs.trick:
+        if trick:
             out.append("the stock is gone: follow suit, and win the trick if you can")
         if len(obs.hand) <= 8:
             out.append("the last tricks are counted out exactly: this card makes the most of "
                        "what is left")
-    if obs.trick:
-        lead = obs.trick[0]
-        in_trick = pts[rank_of(lead)] + pts[rank_of(card)]
+    if trick:
+        in_trick = sum(pts[rank_of(c)] for c in (*trick, card))
+        gain = f" and its {in_trick} in {word}s{note}" if in_trick and word else ""
         if wins:
-            gain = f" and its {in_trick} in {word}s" if in_trick else ""
             out.append(f"{sym} wins the trick{gain}")
-            if not obs.end_phase and pro:
-                ready = sorted(((p, n) for c, (n, p, miss) in pro.items()
-                                if miss == 0 and c != card), reverse=True)
+            if not obs.end_phase:
+                ready = _declarable(_after(world, action), obs.seat)
                 if ready:
-                    out.append(f"then you may declare the {ready[0][1]} ({ready[0][0]})")
+                    k = rules.melds[ready[0][0]]
+                    out.append(f"then you may declare the {k.name} ({k.points})")
+        elif ahead:
+            left = _trick_size(obs) - 1 - len(trick)
+            held = (f" (the trick holds {in_trick} in {word}s{note})"
+                    if in_trick and word else "")
+            out.append(f"{sym} beats {card_symbol(trick[best])}, the best card so far{held}; "
+                       f"{left} more card{'s' if left > 1 else ''} to come")
         else:
-            out.append(f"{sym} lets the trick go: "
-                       + ("it holds no " + word if not pts[rank_of(lead)] else
-                          f"winning it would cost more than its {in_trick}"))
+            leader = (obs.seat - len(trick)) % rules.nplayers
+            mate = rules.partner(obs.seat)
+            if mate >= 0 and _trick_size(obs) > 2 and (leader + best) % rules.nplayers == mate:
+                why = f"your partner's {card_symbol(trick[best])} is best so far"
+            elif not any(beats(c, trick[best], obs.trump) for c in (*obs.hand,
+                                                                     *obs.shown[obs.seat])):
+                why = f"nothing you hold beats {card_symbol(trick[best])}"
+            elif not word:
+                why = "the tricks themselves score nothing here (no brisques)"
+            elif not in_trick - pts[rank_of(card)]:
+                why = f"it holds no {word}"
+            else:
+                why = f"winning it would cost more than its {in_trick - pts[rank_of(card)]}"
+            out.append(f"{sym} lets the trick go: {why}")
     elif obs.end_phase:
-        out.append(f"leading {sym}: lead the cards the other hand cannot beat, the richest first")
+        out.append(f"leading {sym}: lead the cards {others} cannot beat, the richest first")
     else:
         worth = pts[rank_of(card)]
-        if worth:
+        if not word:
+            out.append(f"leading {sym}: cards won score nothing here (no brisques)")
+        elif worth:
             what = "a brisque" if word == "brisque" else f"{worth} card points"
-            out.append(f"leading {sym}: {what} that the other hand can hardly take")
+            out.append(f"leading {sym}: {what}{note} that {others} can hardly take")
         else:
             out.append(f"leading {sym}: it carries no {word}")
     if not obs.end_phase:
         if card in pro:
-            name, p, _ = pro[card]
+            name, p, _ = pro[card][0]
             out.append(f"{sym} could still go into the {name} ({p}), but the rest is worth more")
         elif wins:
             out.append(f"no meld needs {sym}: it wins cheaply")
+        elif ahead:
+            out.append(f"no meld needs {sym}: it is cheap to play")
         else:
             out.append(f"{sym} is safe to lose: no meld needs it")
-        out.extend(_keeps(obs, card, pro))
+        out.extend(_keeps(obs, card, pro, _costs(world)))
+    return out
+
+
+def _names(kinds: list[int], rules: Rules) -> str:
+    """``the bezique (40) and the double bezique (500)``, each kind once."""
+    words = [f"the {rules.melds[k].name} ({rules.melds[k].points})" for k in dict.fromkeys(kinds)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _key(rules: Rules, kind: int, mask: int) -> tuple[str, tuple[int, ...]]:
+    """A meld as a player tells it: its name and cards (not which copies)."""
+    return rules.melds[kind].name, tuple(sorted(p & 31 for p in bits(mask)))
+
+
+def _meld(obs: Observation, action: str) -> list[str]:
+    rules = obs.rules
+    seat = obs.seat
+    world = _world(obs)
+    now = _declarable(world, seat)
+    after = _after(world, action)
+    if world is None or after is None or not now:  # pragma: no cover - an impossible view
+        return []
+    kind, mask = after.meld_log[seat][-1]
+    k = rules.melds[kind]
+    top = rules.melds[now[0][0]]
+    if k.points >= top.points:
+        out = [f"the {k.name} scores {k.points}, the most you can declare now"]
+    else:
+        out = [f"the {k.name} scores {k.points}; the {top.name} ({top.points}) would score "
+               "more now"]
+    per = rules.melds_per_trick
+    this = _key(rules, kind, mask)
+    still = {_key(rules, kk, m) for kk, m in _declarable(after, seat)}
+    last = _last_turn(obs)
+    bigger = {i for i, m in enumerate(rules.melds) if m.cls == k.cls and m.points > k.points}
+    grow = [g for g in _Judge(after, seat, _available(obs), 0 if last else _room(obs)
+                              ).best(bigger, contain=mask)
+            if not last or _key(rules, g[0], g[1]) in still]
+    if grow:
+        b, real, missing = max(grow, key=lambda g: (rules.melds[g[0]].points, -g[2]))
+        when = "after another trick"
+        if _key(rules, b, real) in still:
+            when = "this turn" if last else "this turn or after another trick"
+        more = "" if not missing else f" ({missing} card{'s' if missing > 1 else ''} to come)"
+        out.append(f"declared first, it can grow: add the other cards for the "
+                   f"{rules.melds[b].name} ({rules.melds[b].points}) {when}{more}")
+    later = {_key(rules, after.classify(m), m) for m in after.legal_meld_masks(seat)}
+    rest: dict[str, list[int]] = {"now": [], "wait": [], "lost": [], "last": []}
+    for kk, m in now:
+        key = _key(rules, kk, m)
+        if key != this:
+            rest["now" if key in still else "lost" if key not in later
+                 else "last" if last else "wait"].append(kk)
+    many = f"{per} melds per trick won"
+    if rest["now"]:
+        out.append(f"{many}: you may still declare {_names(rest['now'], rules)} this turn")
+    if rest["wait"]:
+        out.append(f"{'one meld per trick won' if per == 1 else many}: "
+                   f"{_names(rest['wait'], rules)} must wait for your next trick")
+    if rest["last"]:
+        out.append(f"this is the last declaring turn: {_names(rest['last'], rules)} will not "
+                   "be declared")
+    if rest["lost"]:
+        out.append(f"after it {_names(rest['lost'], rules)} may no longer be declared from "
+                   "these cards")
     return out
 
 
@@ -182,29 +395,27 @@ def _declare(obs: Observation, action: str) -> list[str]:
     if obs.trump >= 0:
         seven = f"{card_symbol(make_card(rules.seven_rank, obs.trump))}, {seven},"
     verb = action.split()[0]
-    if verb == "exchange":
+    if verb in ("exchange", "seven"):
+        world = _world(obs)
+        after = _after(world, action)
+        gain = (after.scores[obs.seat] - world.scores[obs.seat]
+                if world is not None and after is not None else rules.seven_points)
+        scores = f"scores {gain}" if gain else "scores nothing (that seven has scored already)"
+        if verb == "seven":
+            return [f"showing {seven} {scores}; you keep the card"]
         turnup = card_symbol(obs.turnup) if obs.turnup is not None else "the turn-up"
-        return [f"exchanging {seven} scores 10 and brings you {turnup}"]
-    if verb == "seven":
-        return [f"showing {seven} scores 10; you keep the card"]
+        return [f"exchanging {seven} {scores} and brings you {turnup}"]
     if verb == "pass":
+        if any(a.startswith("meld ") for a in obs.legal):
+            if _last_turn(obs):
+                return ["declaring nothing: draw (the stock runs out: nothing can be declared "
+                        "after this turn)"]
+            return ["declaring nothing now: draw (a meld not declared waits for another trick "
+                    "won)"]
         return ["nothing to declare now: draw"]
-    cards = _cards(action)
-    kind = rules.classify(cards, obs.trump)
-    if kind is None:
+    if rules.classify(_cards(action), obs.trump) is None:
         return []
-    out = [f"the {kind.name} scores {kind.points}, the most you can declare now"]
-    bigger = [rules.melds[k] for k, p, needs, _ in meld_targets(rules, obs.trump).fixed_sets
-              if rules.melds[k].cls == kind.cls and p > kind.points
-              and all(any(c == x for x, _ in needs) for c in cards)]
-    if bigger:
-        b = max(bigger, key=lambda m: m.points)
-        out.append(f"declared first, it can grow: add the other cards for the {b.name} "
-                   f"({b.points}) after another trick")
-    others = sum(1 for a in obs.legal if a.startswith("meld ")) - 1
-    if others > 0:
-        out.append("one meld per trick won: the others wait for your next trick")
-    return out
+    return _meld(obs, action)
 
 
 def explain(obs: Observation, action: str) -> list[str]:
@@ -212,7 +423,7 @@ def explain(obs: Observation, action: str) -> list[str]:
     first; an empty list when there is nothing useful to say."""
     verb, _, rest = action.partition(" ")
     if verb == "play" and rest:
-        return _play(obs, split_token(rest)[0])
+        return _play(obs, action, split_token(rest)[0])
     if verb in ("meld", "exchange", "seven", "pass"):
         return _declare(obs, action)
     return []
