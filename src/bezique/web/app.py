@@ -313,6 +313,8 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
             await websocket.close(code=4429)
             return
         await websocket.accept()
+        # the game again: it may have left memory (and come back as another copy) meanwhile
+        live = manager.get(game_id)
         try:
             await manager.connect(live, seat, websocket)
             manager.kick_computer(live)

@@ -250,6 +250,7 @@ class Manager:
                 names[seat] = clean_name(name) or names[seat]
                 self._save(live, token_hashes=hashes, names=names)
             await self.broadcast(live)
+            self._watch_absent(live)  # a seat taken whose page never opens is played too
             self.kick_computer(live)
             return live, seat, token
         async with live.lock:
@@ -288,16 +289,20 @@ class Manager:
     async def connect(self, live: LiveGame, seat: int, ws: WebSocket) -> None:
         """A page of the seat opened: it gets the view; the oldest page over the cap is closed;
         the other seats hear of it only if the seat just came online.  At a table, a seat the
-        computer took over is given back."""
+        computer took over is given back, and every other person without a page open (after a
+        restart, say) is given to the computer if none opens soon."""
+        was = self.online(live)
+        # held first, before anything awaits: a game with a page open never leaves memory
+        live.conns[seat][ws] = None
         leaving = live.leaving.pop(seat, None)
         if leaving is not None:
             leaving.cancel()
+        back = False
         if is_away(live.row, seat):
             async with live.lock:
-                self._save(live, seats=with_away(live.row, seat, False))
-            await self.broadcast(live, skip=seat)
-        was = self.online(live)
-        live.conns[seat][ws] = None
+                if back := is_away(live.row, seat):
+                    self._save(live, seats=with_away(live.row, seat, False))
+        self._watch_absent(live)
         while len(live.conns[seat]) > self.sockets_per_seat:
             old = next(iter(live.conns[seat]))
             del live.conns[seat][old]
@@ -307,7 +312,7 @@ class Manager:
                 await old.close(code=4409)
         now = self.online(live)
         await self.send(live, seat, ws, view_for(live, seat, now))
-        if now != was:
+        if now != was or back:
             await self.broadcast(live, skip=seat)
 
     async def disconnect(self, live: LiveGame, seat: int, ws: WebSocket) -> None:
@@ -315,9 +320,21 @@ class Manager:
         table, the computer takes the seat over if no page of it opens again soon."""
         if live.conns[seat].pop(ws, 0) is None and not live.conns[seat]:
             await self.broadcast(live, skip=seat)
-            if is_person(live.row, seat) and seat not in live.leaving:
-                live.leaving[seat] = asyncio.create_task(self._away_after(live, seat))
+            self._watch_absent(live)
         live.used = time.monotonic()
+
+    def _watch_absent(self, live: LiveGame) -> None:
+        """At a table, each seated person with no page open (closed, never opened since they
+        sat, or not opened again since a restart) is timed: the computer takes the seat over
+        if none opens within ``away_seconds``."""
+        row = live.row
+        if not is_table(row) or live.game.is_over():  # nothing left to play for them
+            return
+        for seat in range(len(row.seats)):
+            if (is_person(row, seat) and row.token_hashes[seat] is not None
+                    and not live.conns[seat] and not is_away(row, seat)
+                    and seat not in live.leaving):
+                live.leaving[seat] = asyncio.create_task(self._away_after(live, seat))
 
     async def _away_after(self, live: LiveGame, seat: int) -> None:
         """The computer takes over a table's seat whose pages stayed closed."""
@@ -354,6 +371,8 @@ class Manager:
                 return
             self._save(live, seats=with_away(live.row, seat, False))
         await self.broadcast(live)
+        # the others may all have left meanwhile, the computer waiting for someone to watch
+        self.kick_computer(live)
 
     async def broadcast(self, live: LiveGame, only: int | None = None,
                         skip: int | None = None) -> None:

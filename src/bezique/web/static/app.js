@@ -271,7 +271,7 @@ class GamePage {
     this.msg = null; // {kind, text}
     this.ref = 0;
     this.stopped = false;
-    this.retry = 500;
+    this.retry = 500; this.sentAt = new Map(); // ref -> the version of the view a request was made from
     if (!this.saved) {
       show(h("section", { class: "panel" }, h("h2", {}, "No seat here"),
         h("p", {}, "This browser holds no seat in that game. Open the private link you were given, or start a new game."),
@@ -298,9 +298,10 @@ class GamePage {
   }
   send(obj) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { this.setMsg("error", "Not connected yet; try again in a moment."); return; }
-    obj.ref = ++this.ref;
+    obj.ref = ++this.ref; if (obj.version !== undefined) this.sentAt.set(obj.ref, obj.version);
     this.ws.send(JSON.stringify(obj));
   }
+  request(type) { this.send({ type, version: this.view.game.version }); } // refused once the game moved on: a double click acts once
   hint() {
     if (!this.view.deal.your_turn) return;
     this.send({ type: "hint" });
@@ -317,6 +318,7 @@ class GamePage {
   onlyDraw() { const d = this.view.deal; return d.your_turn && d.phase === "declare" && d.legal.length === 1 && d.legal[0] === "pass"; }
   act(action) { this.msg = null; this.send({ type: "action", action, version: this.view.game.version }); }
   onMessage(m) {
+    const at = this.sentAt.get(m.ref); this.sentAt.delete(m.ref); // the reply's request's view
     if (m.type === "state") {
       if (this.view && m.game.version < this.view.game.version) return;
       const before = this.view;
@@ -326,11 +328,13 @@ class GamePage {
         if (this.msg && this.msg.kind === "hint") this.msg = null;
       }
       if (this.msg && this.msg.text.startsWith("Connection lost")) this.msg = null;
+      if (this.msg && this.msg.at !== undefined && this.msg.at < m.game.version) this.msg = null;
       const snap = before ? BezMotion.snapshot() : null;
       this.render();
       if (!m.game.seats) BezMotion.animate(before, m, snap); // (two seats: the table's moves)
       BezSound.after(before, m);
     } else if (m.type === "error") {
+      if (!m.fatal && at !== undefined && this.view && at < this.view.game.version) return; // made from an older view (a second click): shown already
       if (m.fatal) {
         this.fatal = true;
         show(h("section", { class: "panel" }, h("h2", {}, "Cannot open this game"), h("p", { class: "error-box" }, m.message),
@@ -338,6 +342,7 @@ class GamePage {
         return;
       }
       this.setMsg("error", m.message);
+      this.msg.at = at; // cleared by a newer view
     } else if (m.type === "hint") {
       this.hinted = Teach.target(m);
       const version = this.view.game.version, action = Teach.pick(this.hinted, this.view);
@@ -358,8 +363,8 @@ class GamePage {
     if (!v) return false;
     const k = ev.key.toLowerCase();
     if (k === "h" && (v.game.opponent === "computer" || BezTable.alone(v))) { this.hint(); return true; }
-    if (k === "u" && v.game.can_undo) { this.send({ type: "undo" }); return true; }
-    if (k === "n" && v.deal.phase === "over" && v.game.winner === null && !v.deal.one_deal) { this.send({ type: "next" }); return true; }
+    if (k === "u" && v.game.can_undo) { this.request("undo"); return true; }
+    if (k === "n" && v.deal.phase === "over" && v.game.winner === null && !v.deal.one_deal) { this.request("next"); return true; }
     if (k === "n" && (v.game.winner !== null || (v.deal.one_deal && v.deal.phase === "over"))) { this.playAgain(); return true; }
     if (!v.deal.your_turn) return false;
     const pi = PLAY_KEYS.indexOf(k);
@@ -499,12 +504,12 @@ class GamePage {
         h("div", { class: "muted" }, `Brisques: you ${d.brisques[me]}, ${g.names[opp]} ${d.brisques[opp]}. Game: ${g.totals[me]}–${g.totals[opp]} (to ${g.target}).`),
         g.winner !== null
           ? h("div", { class: "winner-banner" }, g.winner === me ? "You win the game!" : `${g.names[opp]} wins the game.`)
-          : h("button", { class: "btn", id: "next-deal", onclick: () => this.send({ type: "next" }) }, h("span", { class: "key" }, "n"), "Next deal"));
+          : h("button", { class: "btn", id: "next-deal", onclick: () => this.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
     }
     const msg = this.msg ? h("div", { class: `msg ${this.msg.kind}`, role: "alert", id: "msg" }, this.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
     const tools = h("div", { class: "tools" },
       g.opponent === "computer" ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn, onclick: () => this.hint() }, h("span", { class: "key" }, "h"), "Hint") : null,
-      g.opponent === "computer" ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => this.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
+      g.opponent === "computer" ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => this.request("undo") }, h("span", { class: "key" }, "u"), "Undo") : null,
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => this.seatLink() }, "My seat link"),
       h("label", { class: "auto-draw", title: "After a trick you win with nothing to declare, draw without a click" },
         h("input", { type: "checkbox", id: "auto-draw", checked: this.autoDraw, onchange: (e) => { this.autoDraw = e.target.checked; this.render(); } }), " Draw by itself"),

@@ -199,7 +199,7 @@ const BezTable = {
     const alone = this.alone(page.view);
     const tools = h("div", { class: "tools" },
       alone ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn || away, onclick: () => page.hint() }, h("span", { class: "key" }, "h"), "Hint") : null,
-      alone ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => page.send({ type: "undo" }) }, h("span", { class: "key" }, "u"), "Undo") : null,
+      alone ? h("button", { class: "btn ghost", id: "undo", disabled: !g.can_undo, onclick: () => page.request("undo") }, h("span", { class: "key" }, "u"), "Undo") : null,
       away ? h("button", { class: "btn", id: "take-back", onclick: () => page.send({ type: "back" }) }, "Take my seat back")
         : g.winner === null ? h("button", { class: "btn ghost", id: "leave", title: "The computer plays your seat until you come back with your link", onclick: () => page.send({ type: "leave" }) }, "Leave the table") : null,
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => page.seatLink() }, "My seat link"),
@@ -259,7 +259,7 @@ const BezTable = {
       g.winner !== null
         ? [h("div", { class: "winner-banner", id: "winner" }, this.winnerText(page)),
           h("button", { class: "btn", id: "play-again", onclick: () => page.playAgain() }, h("span", { class: "key" }, "n"), "Play again")]
-        : h("button", { class: "btn", id: "next-deal", onclick: () => page.send({ type: "next" }) }, h("span", { class: "key" }, "n"), "Next deal"));
+        : h("button", { class: "btn", id: "next-deal", onclick: () => page.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
   },
 
   // a new game at the same table: the same kind of game, each other seat (in the same place
