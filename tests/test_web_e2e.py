@@ -6,6 +6,7 @@ missing browser is an error, so the test can never be skipped silently there."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -42,6 +43,24 @@ def seed_with_a_marriage() -> tuple[int, list[str]]:
     raise AssertionError("no deal with a marriage in 1000 seeds")  # pragma: no cover
 
 
+@contextlib.contextmanager
+def served_at(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free local port: its address, while open."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 15
+    while not server.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -52,17 +71,8 @@ def free_port() -> int:
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[str]:
     app = create_app(tmp_path / "games.db", computer_delay=0.05)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 15
-    while not server.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with served_at(app) as url:
+        yield url
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ BEZIQUE_REQUIRE_BROWSER), a double click acts once, without a stale refusal show
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from pathlib import Path
@@ -15,11 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from test_web import Seat
-from test_web_e2e import browser, free_port  # noqa: F401 (the browser fixture)
+from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
 
 from bezique.web.app import create_app
 from bezique.web.manager import Manager
@@ -177,17 +175,8 @@ def test_a_page_opened_while_its_game_leaves_memory_plays_the_one_copy(tmp_path:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
     app = create_app(tmp_path / "games.db", workers=0, games_per_minute=0)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 15
-    while not server.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    server.should_exit = True
-    thread.join(10)
+    with served_at(app) as url:
+        yield url, app
 
 
 def test_a_double_click_on_undo_takes_back_one_move(served: tuple[str, FastAPI],

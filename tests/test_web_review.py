@@ -8,18 +8,15 @@ redraws), the invitation opened in the browser that holds the other seat, the on
 from __future__ import annotations
 
 import random
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from test_web_e2e import browser, free_port  # noqa: F401 (the browser fixture)
+from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
 
 from bezique.game import Game
 from bezique.rules import Rules
@@ -90,17 +87,8 @@ def test_the_replay_of_a_one_deal_game_shows_trumps_only_once_fixed() -> None:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
     app = create_app(tmp_path / "games.db", workers=0, games_per_minute=0)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 15
-    while not server.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    server.should_exit = True
-    thread.join(10)
+    with served_at(app) as url:
+        yield url, app
 
 
 @pytest.fixture

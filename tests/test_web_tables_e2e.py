@@ -7,15 +7,12 @@ Without a Chromium the test is skipped, unless ``BEZIQUE_REQUIRE_BROWSER=1`` (CI
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from test_web_e2e import browser, free_port  # noqa: F401 (the browser fixture)
+from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
 
 from bezique.web.app import create_app
 
@@ -27,17 +24,8 @@ VERSION = "document.body.dataset.version"
 def fast_site(tmp_path: Path) -> Iterator[str]:
     """The site with the computer moving at once, in a thread (no worker process to start)."""
     app = create_app(tmp_path / "games.db", computer_delay=0.0, workers=0)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 15
-    while not server.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with served_at(app) as url:
+        yield url
 
 
 def _page(chromium: Any, errors: list[str], **viewport: int) -> Any:
