@@ -14,31 +14,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from test_tui import game_screen, screen_text, settle
+from test_tui_ux import data_dir, play_out  # noqa: F401 (data_dir: every test saves apart)
 
 from bezique.cli import main
 from bezique.tui.app import BeziqueApp
 from bezique.tui.modals import SummaryScreen
 from bezique.tui.session import PlayConfig, Session, history_dir, save_path
 from bezique.tui.table import title_bar
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test saves into its own directory, never the user's."""
-    d = tmp_path / "data"
-    monkeypatch.setenv("BEZIQUE_DATA_DIR", str(d))
-    return d
-
-
-def play_out(s: Session, rng: random.Random) -> Session:
-    while not s.game_over():
-        if s.deal_over():
-            s.next_deal()
-        elif s.human_to_act():
-            s.play(rng.choice(s.observation().legal))
-        else:
-            s.computer_move()
-    return s
 
 
 def one_line_error(args: list[str], words: str) -> None:
