@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -147,3 +148,44 @@ def test_own_agent_plays_a_tournament_on_ray(own_agent: str) -> None:
     local = run_tournament([own_agent, "random"], rules, deals=2, seed=3)
     assert {k: m.to_json() for k, m in remote.matches.items()} == {
         k: m.to_json() for k, m in local.matches.items()}
+
+
+def test_an_installed_package_offers_its_agent_by_entry_point(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A package that declares ``[project.entry-points."bezique.agents"] review-first =
+    "reviewpkg:make_first"`` gives the command and make_agent its agent by name, loaded when
+    first asked for; one that cannot be imported is one OptionError."""
+    import sys
+    import types
+    from importlib.metadata import EntryPoint
+
+    from click.testing import CliRunner
+
+    from bezique.cli import main
+
+    pkg = types.ModuleType("reviewpkg")
+
+    def make_first(seed: int | None = None) -> Any:
+        """Plays the first legal action."""
+        return types.SimpleNamespace(name="review-first", act=lambda obs: obs.legal[0])
+
+    pkg.make_first = make_first  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "reviewpkg", pkg)
+    offered = [EntryPoint("review-first", "reviewpkg:make_first", base.ENTRY_POINTS),
+               EntryPoint("review-broken", "no_such_pkg_here:make", base.ENTRY_POINTS)]
+    monkeypatch.setattr(base, "_entry_points", lambda: offered)
+    try:
+        assert make_agent("review-first", seed=1).act is not None
+        summaries = base.agent_summaries()  # (`bezique agents`: a broken one says why)
+        assert summaries["review-first"] == "Plays the first legal action."
+        assert "could not be loaded" in summaries["review-broken"]
+        listed = CliRunner().invoke(main, ["agents"])
+        assert listed.exit_code == 0, listed.output
+        assert "review-first: Plays the first legal action." in listed.output
+        res = CliRunner().invoke(main, ["arena", "review-first", "random", "--deals", "2"])
+        assert res.exit_code == 0 and res.output.startswith("review-first vs random: 2 deals")
+        with pytest.raises(OptionError, match="agent 'review-broken' \\(no_such_pkg_here:make\\) "
+                                              "could not be loaded"):
+            make_agent("review-broken")
+    finally:
+        base._REGISTRY.pop("review-first", None)

@@ -97,8 +97,17 @@ def agent_names() -> list[str]:
 
 
 def agent_summaries() -> dict[str, str]:
-    """Registered agent names with a one-line summary each."""
-    return {n: _REGISTRY[n][1] for n in sorted(_REGISTRY)}
+    """Registered agent names with a one-line summary each (those installed packages offer
+    loaded first; one that cannot be loaded is listed with why)."""
+    broken: dict[str, str] = {}
+    for ep in _entry_points():
+        if ep.name not in _REGISTRY:
+            try:
+                _load_offered(ep.name)
+            except OptionError as e:
+                broken[ep.name] = str(e)
+    summaries = {n: _REGISTRY[n][1] for n in _REGISTRY} | broken
+    return {n: summaries[n] for n in sorted(summaries)}
 
 
 def agent_options(name: str) -> dict[str, Any]:
@@ -110,7 +119,7 @@ def agent_options(name: str) -> dict[str, Any]:
     """
     import inspect
 
-    if name not in _REGISTRY:
+    if name not in _REGISTRY and not _load_offered(name):
         raise OptionError(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
     params = inspect.signature(_REGISTRY[name][0]).parameters
     return {k: p.default for k, p in params.items()
@@ -167,10 +176,40 @@ def _check_option_names(name: str, factory: AgentFactory, opts: dict[str, Any]) 
 
 
 
+#: The entry-point group in which an installed package offers its agents to ``bezique``: each
+#: entry point's name is the agent's, its value a factory (``mypkg.agents:make_mine``, then
+#: registered under that name) or a module that calls :func:`register_agent` when imported.
+ENTRY_POINTS = "bezique.agents"
+
+
+def _entry_points() -> list[Any]:
+    from importlib.metadata import entry_points
+
+    return list(entry_points(group=ENTRY_POINTS))
+
+
+def _load_offered(name: str) -> bool:
+    """Load the agent ``name`` an installed package offers (:data:`ENTRY_POINTS`), if one
+    does; True once it is registered."""
+    for ep in _entry_points():
+        if ep.name != name:
+            continue
+        try:
+            obj = ep.load()
+        except Exception as e:  # whatever the package's import raises
+            raise OptionError(f"agent {name!r} ({ep.value}) could not be loaded: {e}") from None
+        if name not in _REGISTRY and callable(obj):
+            summary = (getattr(obj, "__doc__", None) or "").strip().split("\n")[0]
+            register_agent(name, summary or f"from {ep.value}")(obj)
+        return name in _REGISTRY
+    return False
+
+
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build the agent named by ``spec`` (e.g. ``search:samples=200``); ``seed`` unless given."""
+    """Build the agent named by ``spec`` (e.g. ``search:samples=200``); ``seed`` unless given.
+    A name not registered yet may be offered by an installed package (:data:`ENTRY_POINTS`)."""
     name, opts = parse_agent_spec(spec)
-    if name not in _REGISTRY:
+    if name not in _REGISTRY and not _load_offered(name):
         raise OptionError(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
     if seed is not None:
         opts.setdefault("seed", seed)

@@ -12,13 +12,13 @@ def agents_cmd() -> None:
     Name an agent with options as NAME:KEY=VALUE,... wherever an agent is asked for
     (bezique arena, the engine protocol, make_agent in Python).
     """
-    from ..agents import agent_options, agent_summaries
+    from ..agents import agent_names, agent_options, agent_summaries
     from ..agents.base import AGENT_VARIANTS
     from ..agents.levels import DEFAULT_LEVEL, LEVELS
 
     for name, summary in agent_summaries().items():
         click.echo(f"{name}: {summary}")
-        opts = agent_options(name)
+        opts = agent_options(name) if name in agent_names() else {}  # (else: not loaded)
         if opts:
             click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in opts.items()))
     click.echo("levels: " + ", ".join(
