@@ -510,6 +510,11 @@ class State(Plays):
         """The legal actions as canonical text, sorted."""
         return sorted(self.action_to_string(a) for a in self.legal_actions())
 
+    def restored_melds(self, seat: int) -> int:
+        """``reuse = portland`` (RULES.md 9.0.5, R3): the broken melds of ``seat`` restored so
+        far, one bit per index of ``meld_log[seat]``."""
+        return self._restored[self.checked_seat(seat)]
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (see :class:`bezique.observation.Observation`); a
         :class:`~bezique.errors.BeziqueError` if ``seat`` is no seat of this deal."""

@@ -28,7 +28,7 @@ import random
 from .. import actions as act
 from ..cards import RANK_NAMES, bits, card_symbol, make_card, rank_of, split_token
 from ..errors import BeziqueError
-from ..melds import Log, classify, legal_meld_masks, quick_patterns, reuse_problem
+from ..melds import Log, classify, legal_meld_masks, quick_patterns
 from ..observation import Observation
 from ..rules import Rules
 from ..state import DECLARE, State
@@ -80,29 +80,6 @@ def _last_turn(obs: Observation) -> bool:
     return obs.stock + (obs.turnup is not None) <= obs.rules.nplayers
 
 
-def _restored(world: State, seat: int) -> int:
-    """``reuse = portland`` (RULES.md 9.0.5, R3): the melds of the seat's log restored so far,
-    found by following its melds and plays through the world's history."""
-    rules, log = world.rules, world.meld_log[seat]
-    if rules.reuse != "portland" or not log:
-        return 0
-    restored = played = 0
-    j = 0
-    for who, a in world.history():
-        if act.is_play(a):
-            played |= 1 << a
-        elif act.is_meld(a) and who == seat and j < len(log):
-            kind, mask = log[j]
-            held = mask
-            for _, m in log[:j]:
-                held |= m & ~played
-            _, r = reuse_problem(rules, kind, mask, mask, held, log[:j], restored, False)
-            if r >= 0:
-                restored |= 1 << r
-            j += 1
-    return restored
-
-
 class _Judge:
     """The melds a seat could still legally make from its cards (RULES.md 3.3 or 9.0.5): each
     pattern is asked of :func:`~bezique.melds.legal_meld_masks` with the seat's real holding
@@ -115,7 +92,7 @@ class _Judge:
         self.rules = world.rules
         self.patterns = quick_patterns(world.rules, world.trump)
         self.log: Log = world.meld_log[seat]
-        self.restored = _restored(world, seat)
+        self.restored = world.restored_melds(seat)
 
     def best(self, kinds: set[int] | None = None, contain: int = 0
              ) -> list[tuple[int, int, int]]:
