@@ -28,7 +28,7 @@ from ..observation import Observation
 from ..state import FOLLOW, State
 from .carte_worlds import FREE, fill_open, place_carte
 from .targets import meld_targets
-from .timeline import known_added, place_uses
+from .timeline import EXPLORE, EXPLORE_AFTER, known_added, place_uses
 
 _TRIES = 200
 _INFER_TRIES = 24  # tries for a world the inference keeps before taking the likeliest seen
@@ -422,7 +422,7 @@ class WorldSampler:
         """(try number, deal, replayed state, log-likelihood) of each of up to ``_TRIES``
         random deals that replay to the observation."""
         for i in range(_TRIES):
-            deal = self.plan.build(rng, 0.0 if i < 4 else 0.15, self.weights)
+            deal = self.plan.build(rng, 0.0 if i < EXPLORE_AFTER else EXPLORE, self.weights)
             got = None if deal is None else self._try(deal)
             if deal is not None and got is not None:
                 yield i, deal, got[0], got[1]

@@ -43,7 +43,7 @@ from ..observation import Observation
 from ..state import State
 from ..tricks import beats
 from .sampling import SamplingError
-from .timeline import Event, known_added, place_uses
+from .timeline import EXPLORE, EXPLORE_AFTER, Event, known_added, place_uses
 
 _TRIES = 300
 
@@ -168,14 +168,16 @@ class TablePlan:
         return added
 
     def _place_seat(self, j: int, rng: random.Random, slots: list[int],
-                    pending: list[int]) -> bool:
+                    pending: list[int], explore: float) -> bool:
         """Put each card seat ``j`` used in a slot it received before the use (``slots`` gets
-        the cards, ``pending`` the slots left free); False if its known copies do not add up."""
+        the cards, ``pending`` the slots left free; ``explore`` as in
+        :func:`~bezique.agents.timeline.place_uses`); False if its known copies do not add up."""
         quota = Counter(self.quotas[j])
         if any(v < 0 for v in quota.values()):
             return False
         known = place_uses(self.events[j], self.turnup, self.seven,
-                           self.obs.rules.seven == "declared", quota, rng, slots, pending)
+                           self.obs.rules.seven == "declared", quota, rng, slots, pending,
+                           explore=explore)
         return known is not None and +known == Counter(self.obs.known_cards[j])
 
     def _fill(self, rng: random.Random, rest: list[int], slots: list[list[int]],
@@ -198,15 +200,17 @@ class TablePlan:
             rest[:] = [c for i, c in enumerate(rest) if i not in chosen]
         return True
 
-    def build(self, rng: random.Random) -> tuple[list[list[int]], int, list[int]] | None:
-        """One candidate deal as (hands, turn-up, stock), or None if the choices fail."""
+    def build(self, rng: random.Random,
+              explore: float = 0.0) -> tuple[list[list[int]], int, list[int]] | None:
+        """One candidate deal as (hands, turn-up, stock), or None if the choices fail
+        (``explore``: see :func:`~bezique.agents.timeline.place_uses`)."""
         obs = self.obs
         rules = obs.rules
         n = self.n
         slots = [[-1] * self.nslots[j] for j in range(n)]
         pending: list[list[int]] = [[] for _ in range(n)]
         for j in range(n):
-            if j != obs.seat and not self._place_seat(j, rng, slots[j], pending[j]):
+            if j != obs.seat and not self._place_seat(j, rng, slots[j], pending[j], explore):
                 return None
         pool: Counter[int] = Counter(card_of(p) for p in rules.deck)
         pool.subtract(self.my_initial)
@@ -304,8 +308,8 @@ class TableSampler:
     def sample(self, rng: random.Random) -> State:
         """One complete state whose observation for ``obs.seat`` equals ``obs``."""
         obs = self.obs
-        for _ in range(_TRIES):
-            parts = self.plan.build(rng)
+        for i in range(_TRIES):
+            parts = self.plan.build(rng, 0.0 if i < EXPLORE_AFTER else EXPLORE)
             if parts is None:
                 continue
             state = replay(obs, *parts)

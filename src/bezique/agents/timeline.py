@@ -28,6 +28,12 @@ from collections.abc import Sequence
 #: one event of a timeline: (what, card or slot, kind)
 Event = tuple[str, int, str]
 
+#: the samplers' first tries take the known copy of a card as the final known cards say
+#: (:func:`place_uses`); the later tries flip that choice with this probability, since the
+#: engine's own choice can differ: an exchange gives up a seven of trumps that has not scored
+#: before a known (declared) one, which may be played later
+EXPLORE_AFTER, EXPLORE = 4, 0.15
+
 
 def known_added(events: Sequence[Event], turnup: int, seven: int) -> Counter[int]:
     """How many copies of each card became known in the seat's concealed hand: turn-ups it
