@@ -81,12 +81,17 @@ const BezTable = {
     if (g.seats[g.you].away) return "The computer is playing your seat. Take it back to play on.";
     if (!d.your_turn) {
       if (d.turn === null) return "";
-      if (d.phase === "declare") return `${name(d.turn)} won the trick and is declaring…`;
+      if (d.phase === "declare") return d.last_trick && d.last_trick.winner !== d.turn
+        ? `${name(d.turn)} is declaring, offered the turn by ${name(d.last_trick.winner)}…`
+        : `${name(d.turn)} won the trick and is declaring…`;
       return `${name(d.turn)} to play…`;
     }
-    if (d.phase === "declare") return d.specials.includes("offer")
-      ? "You won the trick: declare a meld, offer the turn to your partner, or draw."
-      : "You won the trick: declare a meld, or draw.";
+    if (d.phase === "declare") {
+      if (d.last_trick && d.last_trick.winner !== g.you) return "Your partner won the trick and offered you the declaring turn: declare a meld, or draw.";
+      return d.specials.includes("offer")
+        ? "You won the trick: declare a meld, offer the turn to your partner, or draw."
+        : "You won the trick: declare a meld, or draw.";
+    }
     if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
     const lead = d.trick[0] ? cardText(d.trick[0].card) : "";
     return d.end_phase ? `Play to ${lead}: follow suit and beat the best card if you can.` : `Play any card to ${lead}.`;
