@@ -207,13 +207,21 @@ def derive_seed(*parts: object) -> int:
 def play_deal(state: State, agents: Sequence[Agent]) -> None:
     """Play ``state`` to its end; ``agents[s]`` is given seat ``s``'s observation only.
 
-    An action the rules refuse raises :class:`IllegalActionError` naming the agent.
+    An action the rules refuse raises :class:`IllegalActionError` naming the agent (so does an
+    answer that is not text); the number of agents must be the number of seats.
     """
+    n = state.rules.nplayers
+    if len(agents) != n:
+        raise BeziqueError(f"{state.rules.variant} needs {n} agents, one per seat, not "
+                           f"{len(agents)}")
     while not state.is_terminal():
         seat = state.current_player()
         agent = agents[seat]
         text = agent.act(state.observation(seat))
         try:
+            if not isinstance(text, str):
+                raise IllegalActionError(f"an action is text such as 'play QS', not "
+                                         f"{type(text).__name__}")
             state.apply(text)
         except BeziqueError as e:
             raise IllegalActionError(
@@ -370,6 +378,9 @@ def play_pairs(tasks: list[PairTask], jobs: int = 1, ray: str | None = None
 def require_two_seats(rules: Rules) -> None:
     """Refuse, with :class:`BeziqueError`, a variant of more than two seats: a match of two
     agents is two-handed (tables of three or four are :mod:`bezique.arena_tables`)."""
+    if not isinstance(rules, Rules):
+        raise BeziqueError(f"a match needs its Rules, e.g. Rules.preset('bezique'), not "
+                           f"{rules!r:.40}")
     n = rules.nplayers
     if n != 2:
         raise BeziqueError(
@@ -396,6 +407,10 @@ def checked_match(specs: Sequence[str], games: int | None, deals: int | None, jo
         raise BeziqueError("give either a number of games or a number of deals")
     count = games if games is not None else deals
     assert count is not None
+    for what, number in (("games" if games is not None else "deals", count), ("jobs", jobs)):
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise BeziqueError(f"the number of {what} must be a whole number, not "
+                               f"{number!r:.40}")
     if count < 1:
         raise BeziqueError(f"the number of {'games' if games is not None else 'deals'} "
                            f"must be at least 1")

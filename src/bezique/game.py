@@ -17,29 +17,51 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .errors import IllegalActionError
+from .errors import BeziqueError, IllegalActionError, OptionError
 from .rules import Rules
 from .state import State
 
 
+def _checked_rules(rules: Rules) -> Rules:
+    if not isinstance(rules, Rules):
+        raise OptionError(f"a game needs its Rules, e.g. Rules.preset('bezique'), not "
+                          f"{rules!r:.40}")
+    return rules
+
+
+def _checked_rng(seed: int | None) -> random.Random:
+    if isinstance(seed, float | bool) or not isinstance(seed, int | str | bytes | None):
+        raise BeziqueError(f"the seed must be a whole number or None, not {seed!r:.40}")
+    return random.Random(seed)
+
+
 class Game:
-    """Deals to the target: the dealer alternates, totals carry over, and the game ends when a
-    deal decides a winner.  ``state`` is the current deal; ``deals`` are the finished ones."""
+    """Deals to the target: the deal passes to the next seat, totals carry over, and the game
+    ends when a deal decides a winner.  ``state`` is the current deal; ``deals`` are the
+    finished ones."""
 
     def __init__(self, rules: Rules, seed: int | None = None, first_dealer: int = 1) -> None:
+        n = _checked_rules(rules).nplayers
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not (
+                0 <= first_dealer < n):
+            raise BeziqueError(f"the first dealer must be a seat, 0 to {n - 1}, not "
+                               f"{first_dealer!r:.40}")
         self.rules = rules
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = _checked_rng(seed)
         self.deals: list[State] = []
         self.state = State.new_deal(rules, self._rng.getrandbits(64), dealer=first_dealer)
 
     @classmethod
     def from_states(cls, rules: Rules, deals: list[State], seed: int | None = None) -> Game:
         """A game made of deals already played (the last one current), as from a record."""
+        _checked_rules(rules)
+        if not deals or not all(isinstance(d, State) and d.rules == rules for d in deals):
+            raise BeziqueError("a game is made of at least one deal (State) of its rules")
         g = cls.__new__(cls)
         g.rules = rules
         g.seed = seed
-        g._rng = random.Random(seed)
+        g._rng = _checked_rng(seed)
         for _ in deals:  # keep the shuffle sequence as if these deals had been dealt here
             g._rng.getrandbits(64)
         g.deals = deals[:-1]
@@ -53,7 +75,8 @@ class Game:
 
     @property
     def winner(self) -> int | None:
-        """The seat that won the game, once decided."""
+        """The seat that won the game, once decided (in a four-handed partnership, the side:
+        0 for seats 0 & 2, 1 for seats 1 & 3)."""
         return self.state.winner
 
     def is_over(self) -> bool:
@@ -65,10 +88,13 @@ class Game:
 
     def apply(self, action: int | str) -> None:
         """Apply an action (int or text) to the current deal."""
+        if isinstance(action, bool) or not isinstance(action, int | str):
+            raise IllegalActionError(f"an action is a text such as 'play QS' or an int, not "
+                                     f"{action!r:.40}")
         self.state.apply(action)
 
     def next_deal(self) -> State:
-        """Start the next deal (the other player deals); only once the current one is over."""
+        """Start the next deal (the next seat deals); only once the current one is over."""
         if not self.state.is_terminal():
             raise IllegalActionError("the deal is not over yet")
         if self.is_over():
@@ -81,6 +107,10 @@ class Game:
             totals=self.state.game_scores,
         )
         return self.state
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.rules.variant} deal {len(self.deals) + 1} totals "
+                f"{list(self.totals)}{' over' if self.is_over() else ''}>")
 
     def all_deals(self) -> list[State]:
         """Every deal of the game so far, the current one last."""

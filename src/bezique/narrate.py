@@ -47,8 +47,16 @@ def _seats_from_left(state: State) -> list[int]:
     return [(state.dealer + 1 + i) % n for i in range(n)]
 
 
+def check_names(state: State, names: Sequence[str]) -> None:
+    """Refuse, with :class:`BeziqueError`, ``names`` that are not one text per seat."""
+    n = state.rules.nplayers
+    if isinstance(names, str) or len(names) != n or not all(isinstance(x, str) for x in names):
+        raise BeziqueError(f"the players' names are {n} texts, one per seat, not {names!r:.60}")
+
+
 def deal_header(state: State, number: int, names: Sequence[str]) -> list[str]:
     """Lines that open a deal: who deals, the turn-up and trumps, the game so far, the hands."""
+    check_names(state, names)
     if state.turnup_card < 0:
         lines = [
             f"Deal {number}: {names[state.dealer]} deals. No turn-up: the first marriage or "
@@ -221,7 +229,11 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
 
 def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Iterator[str]:
     """Lines for a whole deal replayed from ``start``: the first refused action with its reason;
-    the later ones (the record is then out of step) are summed up in one line at the end."""
+    the later ones (the record is then out of step) are summed up in one line at the end.
+    ``names`` has one name per seat; ``actions`` are texts, as a record holds them."""
+    check_names(start, names)
+    if isinstance(actions, str) or not all(isinstance(t, str) for t in actions):
+        raise BeziqueError("the actions are a list of texts such as ['play QS', 'pass']")
     state = start.clone()
     refused = 0
     for text in actions:

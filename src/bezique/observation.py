@@ -193,7 +193,10 @@ class Observation:
         return +left
 
     def text(self) -> str:
-        """A stable one-line text of the whole observation (OpenSpiel's information state)."""
+        """A stable one-line text of the deal as this seat has seen it: its hand, the table and
+        every action (OpenSpiel's information state within a deal).  It leaves out the game
+        totals and, with the cut bonus, the cut (:func:`bezique.openspiel_encoding.information_text`
+        adds it): two observations may differ there and have one text."""
         parts = [
             f"seat={self.seat}",
             f"turn={self.turn}",

@@ -56,7 +56,22 @@ def deal_record(state: State) -> dict[str, Any]:
 
 
 def game_record(rules: Rules, deals: Sequence[State], practice: bool = False) -> dict[str, Any]:
-    """A whole game as a record; a practice game (a chosen deal number) says so."""
+    """A whole game as a record; a practice game (a chosen deal number) says so.  ``deals`` are
+    the game's deals in order (at least one, each a :class:`State` of these ``rules``): a record
+    that names other rules than its deals were played by could not be replayed.
+
+    >>> game_record(Rules.preset("binocle"), [State.new_deal(Rules.preset("bezique"), seed=1)])
+    Traceback (most recent call last):
+    ...
+    bezique.errors.RecordError: deal 1 is not a deal of Rules.preset('binocle')
+    """
+    if not isinstance(rules, Rules):
+        raise RecordError(f"a record needs the game's Rules, not {rules!r:.40}")
+    if isinstance(deals, State | str) or not isinstance(deals, Sequence) or not deals:
+        raise RecordError("a record needs a list of the game's deals (States), at least one")
+    for i, s in enumerate(deals):
+        if not isinstance(s, State) or s.rules != rules:
+            raise RecordError(f"deal {i + 1} is not a deal of {rules!r}")
     out: dict[str, Any] = {
         "variant": rules.variant,
         "options": rules.options(),
@@ -89,7 +104,11 @@ class Record:
     practice: bool = False  # a game with a chosen deal number (its shuffle was not secret)
 
     def start(self, index: int, totals: Sequence[int] | None = None) -> State:
-        """The state at the start of deal ``index``, with the given game totals."""
+        """The state at the start of deal ``index`` (0 first), with the given game totals."""
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                0 <= index < len(self.deals)):
+            raise RecordError(f"the record's deals are numbered 0 to {len(self.deals) - 1}, "
+                              f"not {index!r:.40}")
         d = self.deals[index]
         state = State.from_cards(self.rules, d.hands, d.turnup, d.stock, d.dealer, totals, d.cut)
         if d.guess is not None:
@@ -119,6 +138,8 @@ def parse_record(data: Any) -> Record:
 
 def load_record(path: str | Path) -> Record:
     """Read and check a record file; :class:`RecordError` if it cannot be read or is impossible."""
+    if not isinstance(path, str | Path):
+        raise RecordError(f"a record file is named by a path, not {path!r:.40}")
     name = cut(str(path))
     try:
         if Path(path).stat().st_size > MAX_BYTES:

@@ -37,7 +37,7 @@ from .cards import (
     TEN,
     make_card,
 )
-from .errors import OptionError
+from .errors import BeziqueError, OptionError
 from .tables import (
     BEZIQUE_MELDS,
     BINOCLE_MELDS,
@@ -160,9 +160,11 @@ def _check_option(name: str, value: Any) -> Any:
         allowed_n = _NUMBER_CHOICES[name]
         if name == "four_tens" and isinstance(value, str) and value.strip().lower() == "off":
             value = 0
-        try:
-            number = int(value) if not isinstance(value, bool) else None
-        except (TypeError, ValueError):
+        try:  # (a whole number, as an int or text: 90.5 is not 90)
+            number = (int(value) if isinstance(value, int | str) and not isinstance(value, bool)
+                      else int(value) if isinstance(value, float) and value.is_integer()
+                      else None)
+        except ValueError:
             number = None
         if number not in allowed_n:
             shown = ", ".join("off" if n == 0 else str(n) for n in allowed_n)
@@ -241,9 +243,37 @@ class Rules:
         """Pickle without the cached hash (string hashes differ between processes)."""
         return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
+    def __repr__(self) -> str:
+        """How to build it: ``Rules.preset('bezique', target=1500)`` (the whole table of fields
+        only for rules no preset makes)."""
+        base = PRESETS.get(self.variant)
+        if base is not None:
+            opts = self.options()
+            try:
+                same = base.with_options(**opts) == self
+            except OptionError:
+                same = False
+            if same:
+                return "Rules.preset(" + ", ".join(
+                    [repr(self.variant), *(f"{k}={v!r}" for k, v in opts.items())]) + ")"
+        fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}"
+                           for f in dataclasses.fields(self) if f.repr)
+        return f"Rules({fields})"
+
     @staticmethod
     def preset(name: str, **options: Any) -> Rules:
-        """The preset called ``name`` (``bezique`` or ``binocle``) with some options changed."""
+        """The preset called ``name`` (see :data:`PRESETS`) with some options changed.
+
+        >>> Rules.preset("bezique", target=1500)
+        Rules.preset('bezique', target=1500)
+        >>> Rules.preset(None)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bezique.errors.OptionError: the variant must be named by text such as 'bezique', not None
+        """
+        if not isinstance(name, str):
+            raise OptionError(f"the variant must be named by text such as 'bezique', not "
+                              f"{name!r:.40}")
         key = name.strip().lower()
         if key not in PRESETS:
             raise OptionError(f"unknown variant {name[:40]!r} (known: {', '.join(PRESETS)})")
@@ -252,6 +282,11 @@ class Rules:
     @staticmethod
     def from_options(variant: str, options: Mapping[str, Any] | None = None) -> Rules:
         """The preset ``variant`` with the options of a mapping (as in a game record)."""
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"the options must be a mapping of names to values such as "
+                              f"{{'target': 1500}}, not {options!r:.40}")
+        if any(not isinstance(k, str) for k in options or {}):
+            raise OptionError("the options' names must be text such as 'target'")
         return Rules.preset(variant, **dict(options or {}))
 
     def option_names(self) -> tuple[str, ...]:
@@ -291,6 +326,9 @@ class Rules:
         >>> r.partner(1), r.with_options(partnership=False).partner(1)
         (3, -1)
         """
+        if not (isinstance(seat, int) and 0 <= seat < self.nplayers):
+            raise BeziqueError(f"{seat!r:.40} is not a seat: the seats of {self.variant} are 0 "
+                               f"to {self.nplayers - 1}")
         return (seat + 2) % 4 if self.partnership and self.nplayers == 4 else -1
 
     @property
@@ -336,6 +374,7 @@ class Rules:
         """The queen and the jack of the bezique (binocle) under this trump suit: Q♠ J♦; with
         ``swap``, Q♣ J♥ when ♠ or ♦ are trumps; with ``trump`` (RULES.md 9.2), the queen of
         trumps and the jack of its paired suit (♠-♦, ♥-♣)."""
+        _check_trump(trump)
         if self.bezique_pair == "swap" and trump in (SPADES, DIAMONDS):
             return make_card(QUEEN, CLUBS), make_card(JACK, HEARTS)
         if self.bezique_pair == "trump" and trump >= 0:
@@ -348,19 +387,27 @@ class Rules:
         ``trump = -1`` means trumps are not fixed yet (no turn-up): then every suit's marriage
         and sequence is a candidate trump meld, and scoring one fixes trumps (RULES.md 9.0.2).
         """
-        return _patterns(self, trump)
+        return _patterns(self, _check_trump(trump))
 
     def classify(self, cards: Sequence[int], trump: int) -> MeldKind | None:
         """The meld these cards (ints 0..31) form under ``trump``, or None: a meld is named by
         its cards alone, and a set that forms several kinds is the highest (four aces of trumps
         are never "any four aces")."""
         best: MeldKind | None = None
-        for pat in _patterns(self, trump):
+        for pat in _patterns(self, _check_trump(trump)):
             if pat.matches(cards):
                 k = self.melds[pat.kind]
                 if best is None or k.points > best.points:
                     best = k
         return best
+
+
+def _check_trump(trump: int) -> int:
+    """``trump`` if it is a suit (0..3) or -1 (no trumps yet), else an :class:`OptionError`."""
+    if isinstance(trump, bool) or not isinstance(trump, int) or not -1 <= trump <= 3:
+        raise OptionError(f"trump must be a suit 0 to 3 (S H D C) or -1 (none yet), "
+                          f"not {trump!r:.40}")
+    return trump
 
 
 @functools.lru_cache(maxsize=64)

@@ -48,7 +48,7 @@ class Agent(Protocol):
     name: str
 
     def act(self, obs: Observation) -> str:
-        """The text of one action of ``obs.legal``."""
+        """The text of one action of ``obs.legal`` (asked only when ``obs.my_turn``)."""
         ...
 
 
@@ -60,12 +60,27 @@ _LABELS: dict[str, Callable[[str], str]] = {}
 def register_agent(name: str, summary: str, label: Callable[[str], str] | None = None
                    ) -> Callable[[AgentFactory], AgentFactory]:
     """Register a factory ``f(seed=..., **options) -> Agent`` under ``name``; ``label`` turns
-    a spec of it into the player's name in records (see :func:`agent_label`)."""
+    a spec of it into the player's name in records (see :func:`agent_label`).  Names are
+    taken in lower case (as :func:`make_agent` reads them) and are one word: no ``:``, ``,``,
+    ``=`` or spaces, which a spec uses for its options.
+
+    >>> register_agent("my bot", "")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bezique.errors.OptionError: an agent's name is one word ... not 'my bot'
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if not key or any(ch in key for ch in ":,=") or any(ch.isspace() for ch in key):
+        raise OptionError(f"an agent's name is one word (no ':', ',', '=' or spaces, which "
+                          f"give a spec its options), not {name!r:.40}")
 
     def deco(factory: AgentFactory) -> AgentFactory:
-        _REGISTRY[name] = (factory, summary)
+        if not callable(factory):
+            raise OptionError(f"agent {key!r}: register a factory f(seed=..., **options) "
+                              f"that returns the agent, not {factory!r:.40}")
+        _REGISTRY[key] = (factory, summary)
         if label is not None:
-            _LABELS[name] = label
+            _LABELS[key] = label
         return factory
 
     return deco
@@ -140,6 +155,9 @@ def _value(text: str) -> Any:
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``name:key=value,key=value`` into the name and a dict of typed options."""
+    if not isinstance(spec, str):
+        raise OptionError(f"an agent is named by text such as 'heuristic' or "
+                          f"'search:samples=200', not {spec!r:.40}")
     name, _, rest = spec.strip().partition(":")
     opts: dict[str, Any] = {}
     if rest:
@@ -147,6 +165,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             key, sep, val = item.partition("=")
             if not sep or not key.strip():
                 raise OptionError(f"agent option {item!r} must be written key=value")
+            if key.strip() in opts:
+                raise OptionError(f"agent option {key.strip()!r} is given twice in {spec!r}")
             opts[key.strip()] = _value(val)
     return name.strip().lower(), opts
 
@@ -192,7 +212,7 @@ def _load_offered(name: str) -> bool:
     """Load the agent ``name`` an installed package offers (:data:`ENTRY_POINTS`), if one
     does; True once it is registered."""
     for ep in _entry_points():
-        if ep.name != name:
+        if ep.name.strip().lower() != name:
             continue
         try:
             obj = ep.load()
@@ -213,6 +233,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         raise OptionError(f"unknown agent {name!r} (known: {', '.join(agent_names())})")
     if seed is not None:
         opts.setdefault("seed", seed)
+    given = opts.get("seed")
+    if given is not None and (isinstance(given, bool) or not isinstance(given, int)):
+        raise OptionError(f"agent {name!r}: seed must be a whole number (not {given!r:.40})")
     factory = _REGISTRY[name][0]
     _check_option_names(name, factory, opts)
     try:
