@@ -275,3 +275,46 @@ def test_the_partner_of_no_seat_is_refused(seat: Any) -> None:
     if isinstance(seat, int):  # (State's compiled methods refuse a str with a TypeError)
         with pytest.raises(BeziqueError, match="is not a seat"):
             State.new_deal(r, seed=1).partner(seat)
+
+
+# ---------------------------------------------------------------------- agents and seats
+
+
+@pytest.mark.parametrize(("variant", "spec"), [
+    (v, a) for v in ("bezique", "rubicon", "bezique3", "bezique4")
+    for a in ("random", "heuristic", "search:samples=2", "policy")
+    if a != "policy" or v in ("bezique", "rubicon")])  # (the policy plays two-handed games)
+def test_an_agent_asked_on_another_seats_turn_says_so(variant: str, spec: str) -> None:
+    """Before, random, heuristic and search raised IndexError, policy a ValueError, and the
+    four-handed heuristic answered a play for a seat that was not to act."""
+    rules = Rules.preset(variant)
+    s = State.new_deal(rules, seed=2)
+    other = (s.current_player() + 1) % rules.nplayers
+    agent = make_agent(spec, seed=1)
+    with pytest.raises(IllegalActionError, match=f"seat {s.current_player()}'s turn, not "
+                                                 f"seat {other}'s"):
+        agent.act(s.observation(other))
+    while not s.is_terminal():  # and once the deal is over
+        s.apply(s.legal_action_strings()[0])
+    with pytest.raises(IllegalActionError, match="the deal is over"):
+        agent.act(s.observation(0))
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 7])
+def test_a_seat_that_is_no_seat_of_the_deal_is_refused(seat: int) -> None:
+    """``hand(-1)`` gave the last seat's hand, ``hand(2)`` an IndexError; so did shown and
+    melds."""
+    s = State.new_deal(Rules.preset("bezique"), seed=3)
+    before = s.clone()
+    for ask in (s.hand, s.shown, s.melds):
+        with pytest.raises(BeziqueError, match="is not a seat"):
+            ask(seat)
+    assert s == before
+
+
+@pytest.mark.parametrize("dealer", [-1, 2, 5])
+def test_a_new_deal_refuses_a_dealer_who_is_no_seat(dealer: int) -> None:
+    """``State.new_deal(rules, dealer=5)`` dealt as if there were a seat 5 (``from_cards``
+    refused it)."""
+    with pytest.raises(BeziqueError, match="the dealer must be player 0 or 1"):
+        State.new_deal(Rules.preset("bezique"), seed=1, dealer=dealer)

@@ -27,10 +27,11 @@ Deal = tuple[list[list[int]], int, list[int]]  # hands (one per seat), turn-up o
 def shuffled_deal(rules: Rules, seed: int | random.Random | None, dealer: int) -> Deal:
     """The pack shuffled by ``seed`` (same seed, same deal), ``hand_size`` cards to each seat
     from the dealer's left, then the turn-up if the variant has one."""
+    n = checked_dealer(rules, dealer)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     deck = list(rules.deck)
     shuffle(rng, deck)
-    h, n = rules.hand_size, rules.nplayers
+    h = rules.hand_size
     hands: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
         hands[(dealer + 1 + i) % n] = deck[i * h : (i + 1) * h]
@@ -38,6 +39,15 @@ def shuffled_deal(rules: Rules, seed: int | random.Random | None, dealer: int) -
     if rules.turnup:
         return hands, deck[k], deck[k + 1 :]
     return hands, -1, deck[k:]
+
+
+def checked_dealer(rules: Rules, dealer: object) -> int:
+    """The number of seats, after a :class:`RecordError` unless ``dealer`` is one of them."""
+    n = rules.nplayers
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        seats = " or ".join(str(i) for i in range(n))
+        raise RecordError(f"the dealer must be player {seats}, not {dealer!r:.40}")
+    return n
 
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
@@ -76,10 +86,7 @@ def checked_deal(rules: Rules, hands: Sequence[Sequence[int | str]], turnup: int
                  stock: Sequence[int | str], dealer: int) -> Deal:
     """A deal given card by card (cards as ints 0..31 or text), as physical cards; raises
     :class:`RecordError` unless the seats, hands, turn-up and stock are exactly the pack."""
-    n = rules.nplayers
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        seats = " or ".join(str(i) for i in range(n))
-        raise RecordError(f"the dealer must be player {seats}, not {dealer!r}")
+    n = checked_dealer(rules, dealer)
     if len(hands) != n:
         raise RecordError(f"a deal needs {n} hands, not {len(hands)}")
     for i, hand in enumerate(hands):

@@ -339,18 +339,20 @@ class Position:
 
     def hand(self, seat: int) -> list[int]:
         """The cards of a seat's concealed hand, sorted (cards 0..31, copies repeated)."""
-        return sorted((card_of(p) for p in bits(self.hand_masks[seat])), key=sort_key)
+        return sorted((card_of(p) for p in bits(self.hand_masks[self.checked_seat(seat)])),
+                      key=sort_key)
 
     def shown(self, seat: int) -> list[int]:
         """The cards a seat has shown on the table, sorted."""
-        return sorted((card_of(p) for p in bits(self.shown_masks[seat])), key=sort_key)
+        return sorted((card_of(p) for p in bits(self.shown_masks[self.checked_seat(seat)])),
+                      key=sort_key)
 
     def melds(self, seat: int) -> list[tuple[str, list[int], int, bool]]:
         """A seat's scored melds: (name, cards, points, intact) in the order declared.  In a
         partnership the side shares one log (its melds are judged together, RULES.md 9.5):
         this lists the ones ``seat`` declared, intact while the side holds every card."""
         out = []
-        held = self.shown_masks[seat] | self.hand_masks[seat]
+        held = self.shown_masks[self.checked_seat(seat)] | self.hand_masks[seat]
         mate = self.partner(seat)
         declarers = [seat] * len(self.meld_log[seat])
         if mate >= 0:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from ..errors import OptionError
+from ..errors import IllegalActionError, OptionError
 from ..observation import Observation
 from ..rules import Rules
 
@@ -53,6 +53,24 @@ class Agent(Protocol):
 
 
 AgentFactory = Callable[..., Agent]
+def require_turn(obs: Observation) -> None:
+    """Refuse, with :class:`IllegalActionError`, to choose for ``obs.seat`` when it has nothing
+    to choose: another seat's turn, or the deal over.  Every agent's ``act`` begins with it.
+
+    >>> from bezique import Rules, State
+    >>> require_turn(State.new_deal(Rules.preset("bezique"), seed=2).observation(1))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bezique.errors.IllegalActionError: it is seat 0's turn, not seat 1's: an agent is asked ...
+    """
+    if not obs.legal:
+        raise IllegalActionError(
+            "the deal is over: there is nothing to choose" if obs.turn < 0
+            else f"it is seat {obs.turn}'s turn, not seat {obs.seat}'s: an agent is asked only "
+                 "on its own seat's turn")
+
+
 _REGISTRY: dict[str, tuple[AgentFactory, str]] = {}
 _LABELS: dict[str, Callable[[str], str]] = {}
 

@@ -43,7 +43,7 @@ from ..cards import ACE, QUEEN, TEN, bit_list
 from ..observation import Observation
 from ..rules import MeldKind, Rules
 from ..state import DECLARE, LEAD, State
-from .base import register_agent
+from .base import register_agent, require_turn
 from .endgame import solve
 from .sampling import WorldSampler
 from .solver import SolverBudgetError
@@ -523,6 +523,7 @@ class HeuristicAgent:
 
     def act(self, obs: Observation) -> str:
         """The policy's action for this observation."""
+        require_turn(obs)
         if len(obs.legal) == 1:
             return obs.legal[0]
         if obs.rules.nplayers > 2:

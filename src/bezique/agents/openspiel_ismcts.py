@@ -36,7 +36,7 @@ from ..errors import BeziqueError, OptionError
 from ..observation import Observation
 from ..openspiel_encoding import action_table
 from ..rules import Rules
-from .base import register_agent, require_agent_variant
+from .base import register_agent, require_agent_variant, require_turn
 from .sampling import WorldSampler
 
 NAME = "openspiel-ismcts"
@@ -132,6 +132,7 @@ class OpenSpielISMCTSAgent:
 
     def act(self, obs: Observation) -> str:
         """The bot's choice (its most visited action; ties broken at random)."""
+        require_turn(obs)
         # the budget counts the set-up and the choice too, with a margin for them
         deadline = time.perf_counter() + _SHARE * self.ms / 1000.0
         if len(obs.legal) == 1:

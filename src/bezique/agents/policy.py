@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import OptionError
 from ..observation import Observation
-from .base import parse_agent_spec, register_agent
+from .base import parse_agent_spec, register_agent, require_turn
 
 if TYPE_CHECKING:
     from .networks import Model
@@ -47,6 +47,7 @@ class PolicyAgent:
 
     def act(self, obs: Observation) -> str:
         """The legal action the policy scores highest (ties: a seeded choice)."""
+        require_turn(obs)
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..observation import Observation
-from .base import register_agent
+from .base import register_agent, require_turn
 
 
 class RandomAgent:
@@ -18,6 +18,7 @@ class RandomAgent:
 
     def act(self, obs: Observation) -> str:
         """A random action of ``obs.legal``."""
+        require_turn(obs)
         return self.rng.choice(obs.legal)
 
 

@@ -67,7 +67,7 @@ from ..errors import OptionError
 from ..observation import Observation
 from ..rules import Rules
 from ..state import State
-from .base import register_agent
+from .base import register_agent, require_turn
 from .endgame import obs_hands, solve
 from .game_value import GameFrame
 from .heuristic import HeuristicPolicy, tuned_params
@@ -245,6 +245,7 @@ class SearchAgent:
 
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
+        require_turn(obs)
         start = time.perf_counter()
         # no cycle collection while the clock runs (a full collection in a large process takes
         # a tenth of a second, more than a short budget allows): it is held off before anything
