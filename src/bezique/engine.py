@@ -132,6 +132,7 @@ def build_world(pos: Position) -> State:
         raise ProtocolError(f"'hand' must have {hsize} cards in {rules.variant}, "
                             f"not {len(pos.hand)}")
     if rules.nplayers > 2:
+        _check_table_draws(pos)
         return table_world(rules, seat, pos.dealer, pos.hand, pos.turnup,
                            [(st.text, st.player, st.points) for st in pos.actions],
                            [st.draw for st in pos.actions if st.draw is not None], pos.totals,
@@ -170,7 +171,8 @@ def build_world(pos: Position) -> State:
         if verb == "guess" and i == 0 and rules.cut_bonus:  # the cut bonus: moves no card
             if pos.cut is None:
                 raise ProtocolError(f"{where(i, player, text)}: give the deal's 'cut' once it "
-                                    "is guessed")
+                                    "is guessed (send 'position' with 'cut' and the guess in "
+                                    "'actions')")
             continue
         try:
             cards = [_token_card(t) for t in words[1:]]
@@ -328,6 +330,21 @@ def build_world(pos: Position) -> State:
         except BeziqueError as e:
             raise ProtocolError(f"{where(i, player, step.text)} is refused: {e}") from None
     return state
+
+
+def _check_table_draws(pos: Position) -> None:
+    """At a table of three or four every seat draws at every ``pass``: each one but the last
+    (where the seat may take the turn-up) must carry the seat's draw, or the later draws would
+    be taken for this one's."""
+    rules = pos.rules
+    rounds = (rules.stock_size + (1 if rules.turnup else 0)) // rules.nplayers
+    passes = 0
+    for i, st in enumerate(pos.actions):
+        if st.text.strip().lower() in ("pass", "draw"):
+            passes += 1
+            if st.draw is None and passes < rounds:
+                raise ProtocolError(f"action {i + 1} ({st.text!r}): the card you drew is missing "
+                                    "(give it as 'draw')")
 
 
 def _plain_slots(placed: dict[tuple[str, int], int], plain: set[tuple[str, int]],

@@ -140,6 +140,7 @@ class _World:
                                         actions, i)
                 continue
             scored = sum(e[1] for e in probe.events[len(state.events):] if e[0] == player)
+            points = self._points(state, player, text, points)
             if points is not None and points != scored:
                 state = self._first_fit(
                     self._points_swaps(state, player, text, more=points > scored), actions, i)
@@ -147,17 +148,23 @@ class _World:
             got = probe.hand_masks[self.seat] & ~state.hand_masks[self.seat]
             got &= ~state.shown_masks[self.seat]
             if text.strip().lower() in ("pass", "draw") and got:
-                if self.drawn >= len(self.draws):
+                p = got.bit_length() - 1
+                # the turn-up, or the seven of trumps exchanged for it (drawn from the stock)
+                face_up = p not in state.stock[state.stock_pos:]
+                if self.drawn < len(self.draws):
+                    want = self.draws[self.drawn]
+                    if card_of(p) != want and face_up:
+                        raise ProtocolError(f"action {i + 1} ({text!r}): you drew the turn-up "
+                                            f"{card_name(card_of(p))}, not {card_name(want)}")
+                    if card_of(p) != want:
+                        state = self._first_fit(
+                            self._draw_swaps(state, want, ("stock", state.stock.index(p))),
+                            actions, i)
+                        continue
+                    self.drawn += 1
+                elif not face_up:  # the face-up card taken at the last draw may go unsaid
                     raise ProtocolError(f"action {i + 1} ({text!r}): the card you drew is "
                                         "missing (give it as 'draw')")
-                p = got.bit_length() - 1
-                want = self.draws[self.drawn]
-                if card_of(p) != want and p in state.stock:
-                    state = self._first_fit(
-                        self._draw_swaps(state, want, ("stock", state.stock.index(p))),
-                        actions, i)
-                    continue
-                self.drawn += 1
             state = probe
             i += 1
         return state
@@ -223,12 +230,21 @@ class _World:
             self._set(place, card)
         return None
 
-    @staticmethod
-    def _replays(state: State, actions: Sequence[Act]) -> bool:
+    def _points(self, state: State, player: int, text: str, points: int | None) -> int | None:
+        """What an action must score: the points given; else 0 for another seat's exchange
+        while it holds a seven of trumps that has scored (it gave that one away, as the README
+        says the engine assumes without 'points'), None (anything) for the rest."""
+        if points is None and player != self.seat and text.strip().lower() == "exchange" \
+                and state.hand_masks[player] & state.scored_sevens:
+            return 0
+        return points
+
+    def _replays(self, state: State, actions: Sequence[Act]) -> bool:
         """Whether ``actions`` all replay from ``state`` and score the points given."""
         try:
-            for text, _, points in actions:
+            for text, _, given in actions:
                 player, k = state.current_player(), len(state.events)
+                points = self._points(state, player, text, given)
                 state.apply(text)
                 if points is not None and points != sum(
                         e[1] for e in state.events[k:] if e[0] == player):
