@@ -145,3 +145,59 @@ def test_a_lone_guess_of_the_cut_says_how_to_give_the_cut() -> None:
     assert again == {"ok": True, "to_act": 0}
     status = e.handle('{"cmd": "status"}')
     assert status["phase"] == "lead" and status["scores"] == list(s.scores)
+
+
+# ---------------------------------------------------------------------- carte blanche
+
+
+def _carte_deal(variant: str, first: int = 0) -> State:
+    """A deal (seed ``first`` or later) whose non-dealer (seat 0) may declare carte blanche at
+    once."""
+    for seed in range(first, first + 500):
+        s = State.new_deal(Rules.preset(variant), seed=seed, dealer=1)
+        if "carte" in s.legal_action_strings():
+            return s
+    raise AssertionError("no carte blanche in 500 deals")  # pragma: no cover
+
+
+def _client_request(state: State, seat: int, text: str) -> dict[str, Any]:
+    """``_step``, plus the cards the other seat showed with its ``carte`` as ``shown``."""
+    player = state.current_player()
+    known = list(state.observation(seat).known_cards[player])
+    req = _step(state, seat, text)
+    if text == "carte" and player != seat:
+        now = list(state.observation(seat).known_cards[player])
+        for c in known:
+            now.remove(c)
+        req["shown"] = [card_name(c) for c in now]
+    return req
+
+
+def test_the_cards_shown_for_an_opponents_carte_blanche_are_what_the_engine_knows() -> None:
+    """Before, the protocol could not say which cards a carte blanche showed: the engine's world
+    dealt other plain cards there, and its agent's view listed them as known to everyone."""
+    variant = "rubicon"
+    state = _carte_deal(variant, 5)  # (seed 85: it draws no court card for two tricks)
+    rng = random.Random(5)
+    engine = Engine()
+    assert engine.handle(json.dumps({**_new(state, 1), "turnup": None}))["ok"]
+    repeats = 0
+    for _ in range(60):
+        legal = state.legal_action_strings()
+        text = "carte" if "carte" in legal else rng.choice(legal)
+        repeats += text == "carte"
+        answer = engine.handle(json.dumps(_client_request(state, 1, text)))
+        assert answer["ok"], answer
+        assert engine.state is not None
+        assert engine.state.observation(1) == state.observation(1)
+    assert repeats >= 2, repeats  # carte blanche and a repeat
+    # what it shows must be a carte blanche: the whole hand, no court card
+    bad = _carte_deal(variant)
+    assert engine.handle(json.dumps({**_new(bad, 1), "turnup": None}))["ok"]
+    req = _client_request(bad, 1, "carte")
+    for shown, words in ((req["shown"][:-1], "must be the"), (["KS", *req["shown"][1:]],
+                                                              "no king, queen or jack")):
+        answer = engine.handle(json.dumps({**req, "shown": shown}))
+        assert not answer["ok"] and words in answer["error"], answer
+    answer = engine.handle(json.dumps({"cmd": "action", "action": "play AS", "shown": ["AS"]}))
+    assert not answer["ok"] and "only the opponent's 'carte'" in answer["error"], answer

@@ -285,6 +285,8 @@ class StepIn(_Model):
                                                     "\"QS\"")
     points: StrictInt | None = Field(None, ge=0, le=10_000,
                                      description="'points' must be a whole number from 0")
+    shown: CardList | None = Field(None, description="'shown' must be the list of the cards "
+                                                     "shown for carte blanche")
 
 
 class EngineStart(_Model):
