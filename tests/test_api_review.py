@@ -318,3 +318,14 @@ def test_a_new_deal_refuses_a_dealer_who_is_no_seat(dealer: int) -> None:
     refused it)."""
     with pytest.raises(BeziqueError, match="the dealer must be player 0 or 1"):
         State.new_deal(Rules.preset("bezique"), seed=1, dealer=dealer)
+
+
+@pytest.mark.parametrize(("text", "word"), [("carte", "'carte'"), ("offer", "'offer'"),
+                                            ("guess 5", "'guess'")])
+def test_an_action_of_another_variant_is_named_as_written(text: str, word: str) -> None:
+    """``apply("carte")`` in plain Bezique said "259 is not an action in bezique"."""
+    s = State.new_deal(BEZIQUE, seed=1)
+    before = s.clone()
+    with pytest.raises(IllegalActionError, match=f"^{word} is not an action in bezique"):
+        s.apply(text)
+    assert s == before

@@ -33,7 +33,8 @@ ALLOWED_KEYS = {
     "type", "game", "deal", "ref", "version", "message", "fatal", "action", "text",
     # game
     "id", "opponent", "level", "variant", "target", "you", "names", "online",
-    "totals", "winner", "waiting_for_friend", "can_undo", "finished_deals", "deal_scores",
+    "totals", "winner", "win_reason", "waiting_for_friend", "can_undo", "finished_deals",
+    "deal_scores",
     # deal
     "trump", "dealer", "turn", "phase", "your_turn", "stock", "turnup", "end_phase", "hand",
     "opponent_hidden", "opponent_known", "table", "melds", "trick", "last_trick",

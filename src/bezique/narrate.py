@@ -20,6 +20,8 @@ from collections.abc import Iterator, Sequence
 from . import actions as act
 from .cards import RANK_NAMES, SUIT_SYMBOLS, card_of, card_symbol, make_card, rank_of, suit_of
 from .errors import BeziqueError
+from .observation import Observation
+from .scoring import counted_first, sides
 from .state import State
 
 
@@ -221,10 +223,53 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
         out.append(f"Sides: {names[0]} & {names[2]} {a}, {names[1]} & {names[3]} {b}.")
         if state.winner is not None:
             out.append(f"{names[state.winner]} & {names[state.winner + 2]} win the game.")
-        return out
-    if state.winner is not None:
+    elif state.winner is not None:
         out.append(f"{names[state.winner]} wins the game.")
+    reason = win_reason(state, names)
+    if reason:
+        out.append(reason)
     return out
+
+
+def win_reason(deal: State | Observation, names: Sequence[str], you: int = -1) -> str | None:
+    """Why the game's winner won when it (its side) does not have the highest total: no one
+    had reached the target before the brisques, which are then counted in playing order from
+    the dealer's left, and the winner's took it there first (RULES.md 2.6, 9.4, 9.5); None
+    otherwise.  ``you``: the seat that reads it (its name becomes "you").
+
+    >>> from bezique import Rules
+    >>> s = State.new_deal(Rules.preset("bezique4", target=300), seed=0)
+    >>> while not s.is_terminal():
+    ...     s.apply(s.legal_action_strings()[0])
+    >>> s.side_scores(), s.winner
+    ((330, 360), 0)
+    >>> names = ["North", "East", "South", "West"]
+    >>> print(win_reason(s, names, you=0))  # doctest: +NORMALIZE_WHITESPACE
+    No side had 300 before the brisques, so they were counted, in turn from the dealer's left:
+    South's brisques took your side to 300 first.
+    """
+    rules, n = deal.rules, deal.rules.nplayers
+    if (deal.winner is None or rules.settlement == "portland" or rules.brisques != "end"
+            or rules.end_check != "deal"):
+        return None
+    pair = rules.partner(0) >= 0
+    final = [deal.totals[i] + deal.scores[i] for i in range(n)]
+    before = [final[i] - deal.brisques[i] for i in range(n)]
+    seat = counted_first(rules.target, before, final,
+                         [(deal.dealer + 1 + i) % n for i in range(n)], pair)
+    tally = list(sides(final)) if pair else final
+    w = deal.winner
+    if seat < 0 or all(tally[w] > x for i, x in enumerate(tally) if i != w):
+        return None
+    whose = "your" if seat == you else f"{names[seat]}'s"
+    if pair:
+        them = "your side" if seat % 2 == you % 2 and you >= 0 else "their side"
+    else:
+        them = "you" if seat == you else "them"
+    order = "the non-dealer's first" if n == 2 else "in turn from the dealer's left"
+    return (f"{'No side' if pair else 'Nobody'} had {rules.target} before the brisques, so "
+            f"they were counted, {order}: {whose} brisques took {them} to {rules.target} "
+            "first.")
 
 
 def narrate(start: State, actions: Sequence[str], names: Sequence[str]) -> Iterator[str]:

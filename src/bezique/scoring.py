@@ -37,10 +37,7 @@ def game_winner(target: int, before: Sequence[int], final: Sequence[int], order:
     taker of the last trick.
     """
     if all(b < target for b in before):
-        for seat in order:
-            if final[seat] >= target:
-                return seat
-        return -1
+        return counted_first(target, before, final, order)
     best = max(final)
     leaders = [i for i, f in enumerate(final) if f == best]
     if len(leaders) == 1:
@@ -67,13 +64,29 @@ def side_winner(target: int, before: Sequence[int], final: Sequence[int], order:
     """
     b = sides(before)
     if all(x < target for x in b):
-        run = list(b)
-        for seat in order:
-            run[seat % 2] += final[seat] - before[seat]
-            if run[seat % 2] >= target:
-                return seat % 2
-        return -1
+        seat = counted_first(target, before, final, order, pair=True)
+        return seat % 2 if seat >= 0 else -1
     return game_winner(target, b, sides(final), (0, 1), last_trick_seat % 2)
+
+
+def counted_first(target: int, before: Sequence[int], final: Sequence[int],
+                  order: Sequence[int], pair: bool = False) -> int:
+    """The seat whose brisques, counted in ``order`` (playing order from the dealer's left),
+    first took it (``pair``: its side) to ``target``, when no one (no side) had reached it
+    before the brisques (RULES.md 2.6, 9.4, 9.5); -1 if someone had, or if none reaches it.
+
+    >>> counted_first(1000, before=(950, 980), final=(1010, 1060), order=(0, 1))
+    0
+    """
+    run = list(sides(before)) if pair else list(before)
+    if any(x >= target for x in run):
+        return -1
+    for seat in order:
+        k = seat % 2 if pair else seat
+        run[k] += final[seat] - before[seat]
+        if run[k] >= target:
+            return seat
+    return -1
 
 
 def zero_sum(scores: Sequence[int]) -> list[float]:

@@ -267,7 +267,7 @@ class State(Plays):
                 raise IllegalActionError(
                     self._guess_first() if ph == GUESS_CUT else
                     "the cut was guessed before play" if self.rules.cut_bonus else
-                    f"{action} is not an action in {self.rules.variant} (no cut to guess)")
+                    f"'guess' is not an action in {self.rules.variant} (no cut to guess)")
             self._guess_cut(seat, action)
             return
         if action < 256:
@@ -283,9 +283,10 @@ class State(Plays):
         elif action == act.OFFER and self.rules.partnership and len(self.hand_masks) == 4:
             self._offer(seat)
         elif action in (act.CARTE, act.OFFER):
-            what = "carte blanche" if action == act.CARTE else "offering the declaring turn"
+            word, what = (("carte", "carte blanche") if action == act.CARTE
+                          else ("offer", "offering the declaring turn"))
             raise IllegalActionError(
-                f"{action} is not an action in {self.rules.variant} ({what} is not part of it)"
+                f"'{word}' is not an action in {self.rules.variant} ({what} is not part of it)"
             )
         elif action >= 512 and not action & 511:
             self._meld(seat, action >> 9)

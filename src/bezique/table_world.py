@@ -136,7 +136,7 @@ class _World:
                     if fit is not None:
                         state = fit
                         continue
-                state = self._first_fit(self._action_swaps(state, player, text, str(e)),
+                state = self._first_fit(self._action_swaps(state, player, text, str(e), i),
                                         actions, i)
                 continue
             scored = sum(e[1] for e in probe.events[len(state.events):] if e[0] == player)
@@ -358,11 +358,12 @@ class _World:
         return [[(a, b) for a in self._places(state, extra) for b in self._places(state, others)]]
 
     def _action_swaps(self, state: State, player: int, text: str,
-                      why: str) -> list[list[Move]]:
+                      why: str, index: int) -> list[list[Move]]:
         """Swaps that give ``player`` the concealed cards ``text`` needs, or take away one that
         made the play illegal.  In the end phase a single swap may not do: the card may fit only
         a second seat whose cards fit only a third, so three-way moves follow the swaps."""
-        self.why = f"player {player} cannot play {text!r} ({why})"
+        self.why = (f"action {index + 1} ({text!r} by player {player}) is refused in every "
+                    f"deal tried (the rules say: {why})")
         need = _needed(self.rules, state, text)
         free = state.hand_masks[player] & ~state.known_masks[player]
         held = state.hand_masks[player]

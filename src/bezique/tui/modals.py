@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Markdown, Static
 
 from ..howto import rules_markdown
+from ..narrate import win_reason
 from ..scoring import sides
 from ..state import State
 from .history import stats_lines
@@ -55,7 +56,12 @@ def result_text(s: Session) -> str:
         win = "You win" if res.winner == 0 else f"{names[res.winner]} wins"
         return (f"{win} the game and score{'' if res.winner == 0 else 's'} {res.value}.\n"
                 f"{words[0].upper()}{words[1:]}.")
-    w = s.game.winner
+    reason = win_reason(st, names, you=0)  # a game won on the count of brisques says so
+    return _winner_text(s, names) + (f"\n{reason}" if reason else "")
+
+
+def _winner_text(s: Session, names: list[str]) -> str:
+    st, w = s.state, s.game.winner
     if st.partner(0) >= 0:
         a, b = st.side_scores()
         if w == 0:

@@ -49,9 +49,13 @@ def opponents_panel(obs: Observation, deal_over: bool, colour: bool,
         head.append(f" · {held} card{'' if held == 1 else 's'}"
                     + (f" ({shown} shown)" if shown else "")
                     + f" · {won} trick{'' if won == 1 else 's'}")
-        if duel and seat not in duel:
-            head.append(" · sits out", "dim")
         body = Text("  ")
+        if duel and seat not in duel:  # on the seat's first line if it fits there, else below
+            out = Text(" · sits out", "dim")
+            if width is None or head.cell_len + out.cell_len <= width:
+                head.append_text(out)
+            else:
+                body.append("sits out · ", "dim")
         body.append_text(chips(list(obs.shown[seat]), colour, "nothing shown"))
         melds = obs.melds[seat]
         if melds:
@@ -139,10 +143,29 @@ def table_text_n(obs: Observation, prompt_line: str, colour: bool) -> Text:
         lines.append(Text(f"Last trick: {who}", "dim"))
     else:
         lines.append(Text("(no card played yet)", "dim"))
+    duel = duel_seats_of(obs)
+    if duel and 0 not in duel:  # the four-handed end's duel the person sits out
+        now = "Your duel is over" if not obs.hand else "You sit out this duel"
+        lines.append(Text(f"{now}: {names[duel[0]]} v {names[duel[1]]}", "bold"))
     if obs.turn > 0:  # a computer's turn: which one
         prompt_line = f"{names[obs.turn]} is playing…"
     lines.append(Text(prompt_line, "bold yellow" if colour else "bold"))
     return Text("\n").join(lines)
+
+
+def duel_seats_of(obs: Observation) -> tuple[int, ...]:
+    """The two seats of the current duel of the four-handed end (RULES.md 9.5,
+    ``four_hand_end = duels``), from public facts: the winner of the last stock trick plays the
+    seat at their left, then that winner's partner the other; empty outside the duels."""
+    rules = obs.rules
+    stock = rules.stock_tricks
+    if (rules.nplayers != 4 or rules.four_hand_end != "duels" or obs.tricks_played < stock
+            or len(obs.tricks) < stock):
+        return ()
+    w = obs.tricks[stock - 1].winner
+    if obs.tricks_played < stock + rules.hand_size:
+        return (w, (w + 1) % 4)
+    return ((w + 2) % 4, (w + 3) % 4)
 
 
 def _last_trick_seats(obs: Observation) -> list[tuple[int, str]]:

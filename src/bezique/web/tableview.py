@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from ..cards import RANK_NAMES, SUITS, card_name, card_symbol, parse_card
+from ..narrate import win_reason
 from ..observation import Observation
 from ..rules import Rules
 from ..scoring import sides
@@ -69,12 +70,13 @@ def _plays(obs: Observation) -> tuple[list[list[tuple[int, int]]], list[tuple[in
 
 def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, Any]]:
     """The deal's last actions as sentences (every one is public at the table)."""
-    sizes = [len(t.cards) or 2 for t in obs.tricks]
     lead_at: set[int] = set()  # the indexes of the plays that led a trick
+    won_at: dict[int, int] = {}  # the index of each trick's last play: the trick's winner
     k = 0
-    for n in sizes:
+    for t in obs.tricks:
         lead_at.add(k)
-        k += n
+        k += len(t.cards) or 2
+        won_at[k - 1] = t.winner
     lead_at.add(k)
     out: list[dict[str, Any]] = []
     seven = RANK_NAMES[obs.rules.seven_rank]
@@ -89,6 +91,11 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
         if verb == "play":
             led = (played - 1) in lead_at
             line = f"{who} {'led' if led else 'played'} {card_symbol(token_card(rest))}"
+            win = won_at.get(played - 1, -1)  # the trick's last card: who won it
+            if win == seat:
+                line += " and won the trick"
+            elif win >= 0:
+                line += f"; {'you' if win == obs.seat else names[win]} won the trick"
         elif verb == "meld":
             m = meld_of(obs.rules, obs.trump, text)
             line = (f"{who} declared {m['name']} "
@@ -152,6 +159,7 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
             "can_undo": alone_with_computers(row, seat) and not is_away(row, seat)
             and obs.winner is None and any(p == seat for p, _ in obs.actions),
             "finished_deals": deal_number - (0 if obs.phase == "over" else 1),
+            "win_reason": win_reason(obs, list(row.names), obs.seat),
         },
         "deal": {
             "trump": SUITS[obs.trump] if obs.trump >= 0 else None,

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..cards import RANK_NAMES, SUITS, card_name, card_symbol, rank_of, split_token, suit_of
 from ..game import Game
+from ..narrate import win_reason
 from ..observation import Observation
 from ..rules import Rules
 from .live import COMPUTER, FRIEND, LiveGame
@@ -145,6 +146,7 @@ def build_view(
             "deal": deal_number,
             "totals": totals,
             "winner": obs.winner,
+            "win_reason": win_reason(obs, names, seat),  # won on the count of brisques
             "waiting_for_friend": waiting,
             # each finished deal's points [seat 0, seat 1] (public: for the game-over screen)
             "deal_scores": deal_scores or [],

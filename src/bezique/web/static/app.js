@@ -502,9 +502,7 @@ class GamePage {
       summary = h("div", { class: "summary", id: "summary" },
         h("h3", {}, `Deal ${g.deal}: ${this.name(me)} ${d.scores[me]}, ${g.names[opp]} ${d.scores[opp]}`),
         h("div", { class: "muted" }, `Brisques: you ${d.brisques[me]}, ${g.names[opp]} ${d.brisques[opp]}. Game: ${g.totals[me]}–${g.totals[opp]} (to ${g.target}).`),
-        g.winner !== null
-          ? h("div", { class: "winner-banner" }, g.winner === me ? "You win the game!" : `${g.names[opp]} wins the game.`)
-          : h("button", { class: "btn", id: "next-deal", onclick: () => this.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
+        h("button", { class: "btn", id: "next-deal", onclick: () => this.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
     }
     const msg = this.msg ? h("div", { class: `msg ${this.msg.kind}`, role: "alert", id: "msg" }, this.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
     const tools = h("div", { class: "tools" },
@@ -559,6 +557,7 @@ class GamePage {
     const rows = g.deal_scores.map((sc, i) => h("tr", {}, h("td", {}, `Deal ${i + 1}`), h("td", {}, sc[me]), h("td", {}, sc[opp])));
     return h("div", { class: "summary game-over", id: "summary" },
       h("div", { class: "winner-banner", id: "winner" }, g.winner === me ? "You win the game!" : `${g.names[opp]} wins the game.`),
+      g.win_reason ? h("div", { class: "muted", id: "win-reason" }, g.win_reason) : null,
       h("table", { class: "scoreboard", id: "final-scores" },
         h("thead", {}, h("tr", {}, h("th", {}, `Game to ${g.target}`), h("th", {}, "You"), h("th", {}, g.names[opp]))),
         h("tbody", {}, rows, h("tr", { class: "total" }, h("td", {}, "Final score"), h("td", {}, g.totals[me]), h("td", {}, g.totals[opp])))),

@@ -263,6 +263,7 @@ const BezTable = {
       h("div", { class: "muted" }, "Per seat: " + g.seats.map((s) => `${this.who(page, s.seat)} ${d.scores[s.seat]} (brisques ${d.brisques[s.seat]})`).join(" · ")),
       g.winner !== null
         ? [h("div", { class: "winner-banner", id: "winner" }, this.winnerText(page)),
+          g.win_reason ? h("div", { class: "muted", id: "win-reason" }, g.win_reason) : null,
           h("button", { class: "btn", id: "play-again", onclick: () => page.playAgain() }, h("span", { class: "key" }, "n"), "Play again")]
         : h("button", { class: "btn", id: "next-deal", onclick: () => page.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
   },
