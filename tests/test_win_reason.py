@@ -71,3 +71,13 @@ def test_the_browser_game_over_says_why_to_each_seat() -> None:
     views = [build_view(s.observation(seat), row, 1, [True, True]) for seat in (0, 1)]
     assert views[0]["game"]["win_reason"] == REASON.format(whose="your", them="you")
     assert views[1]["game"]["win_reason"] == REASON.format(whose="Ann's", them="them")
+
+
+def test_binocle_counts_its_card_points() -> None:
+    s = State.new_deal(Rules.preset("binocle", target=250), seed=104)
+    while not s.is_terminal():
+        s.apply(s.legal_action_strings()[0])
+    assert s.game_scores == (256, 274) and s.winner == 0
+    assert win_reason(s, ["North", "South"]) == (
+        "Nobody had 250 before the card points, so they were counted, the non-dealer's first: "
+        "North's card points took them to 250 first.")

@@ -34,7 +34,7 @@ def _seven(state: State) -> str:
     return card_symbol(make_card(state.rules.seven_rank, state.trump))
 
 
-def _bris_word(state: State) -> str:
+def _bris_word(state: State | Observation) -> str:
     return "card points" if state.rules.variant == "binocle" else "brisques"
 
 
@@ -267,8 +267,9 @@ def win_reason(deal: State | Observation, names: Sequence[str], you: int = -1) -
     else:
         them = "you" if seat == you else "them"
     order = "the non-dealer's first" if n == 2 else "in turn from the dealer's left"
-    return (f"{'No side' if pair else 'Nobody'} had {rules.target} before the brisques, so "
-            f"they were counted, {order}: {whose} brisques took {them} to {rules.target} "
+    word = _bris_word(deal)  # (Binocle counts its card points)
+    return (f"{'No side' if pair else 'Nobody'} had {rules.target} before the {word}, so "
+            f"they were counted, {order}: {whose} {word} took {them} to {rules.target} "
             "first.")
 
 

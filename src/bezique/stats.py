@@ -1,6 +1,8 @@
 """A player's history and statistics, from the games they played (their records): games and
 deals won, average points a deal, the best meld, and the win rate over time, per player and
-per opponent (a level of the computer, or a person) or, at the tables of three and four
+per opponent (a level of the computer, or a person) and game of two (Binocle, Rubicon, Six-pack
+and Eight-pack apart from Bezique: "computer, level 2 (casual), rubicon") or, at the tables of
+three and four
 (RULES.md 9.4, 9.5), per kind of table: three-handed, four-handed in partnership, four-handed
 each for themselves.  At a table a deal is won with more points than every other seat (in
 partnership: than the other side), a game won when the player (their side) wins it; in
@@ -57,6 +59,7 @@ class GamePlayed:
     best_meld: tuple[str, int] | None
     won: bool | None  # None while the game goes on
     table: str | None = None  # the kind of table (:func:`table_label`) of a game of three or four
+    variant: str = "bezique"  # the preset of a game of two (RULES.md 9.6)
 
     @property
     def against(self) -> str:
@@ -64,9 +67,10 @@ class GamePlayed:
         it."""
         if self.table is not None:
             return self.table
-        if self.level is not None:
-            return f"computer, {level_label(self.level)}"
-        return self.opponent
+        who = f"computer, {level_label(self.level)}" if self.level is not None \
+            else self.opponent
+        # the games of two are not alike: a deal of Rubicon scores several of Bezique's
+        return who if self.variant == "bezique" else f"{who}, {self.variant}"
 
 
 def game_played(states: Sequence[State], seat: int, player: str, opponent: str,
@@ -92,7 +96,8 @@ def game_played(states: Sequence[State], seat: int, player: str, opponent: str,
     winner = last.winner if last is not None and last.is_terminal() else None
     won = None if winner is None else winner == (side if side >= 0 else seat)
     table = table_label(rules) if rules is not None and rules.nplayers > 2 else None
-    return GamePlayed(player, opponent, level, when, tuple(deals), best, won, table)
+    variant = rules.variant if rules is not None else "bezique"
+    return GamePlayed(player, opponent, level, when, tuple(deals), best, won, table, variant)
 
 
 @dataclass

@@ -124,13 +124,16 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
     app.run()
     if app.session is not None:
         s = app.session
-        if s.game_over():
+        saved = s.path or path  # another terminal's new game may have moved this one
+        if s.unsaved:
+            click.echo(f"The game {s.unsaved}: the moves since its last save are lost.")
+        elif s.game_over():
             from ..tui.modals import result_text
 
-            click.echo(f"{result_text(s)} The game is in {path}.")
+            click.echo(f"{result_text(s)} The game is in {saved}.")
         else:
-            again = "bezique play --resume" + ("" if path == save_path()
-                                               else " " + path.stem.split("-")[1])
-            click.echo(f"Game saved in {path}. Continue with: {again}")
+            again = "bezique play --resume" + ("" if saved == save_path()
+                                               else " " + saved.stem.split("-")[1])
+            click.echo(f"Game saved in {saved}. Continue with: {again}")
         if app.kept is not None:
             click.echo(f"Your earlier game is kept: bezique play --resume {app.kept}")

@@ -22,11 +22,15 @@ from .common import fail
 
 
 def players_of(file: str, n: int) -> tuple[str, ...] | None:
-    """The names a record file gives its players (read again: the record is known good)."""
+    """The names a record file gives its players (read again: the record is known good).  The
+    account speaks of every seat in the third person: the terminal's player who gave no name,
+    kept as "You", is told as "Player" ("Player wins the game", not "You wins the game")."""
     try:
-        return record_players(json.loads(Path(file).read_text(encoding="utf-8")), n)
+        names = record_players(json.loads(Path(file).read_text(encoding="utf-8")), n)
     except (OSError, ValueError, RecursionError):
         return None
+    return None if names is None else tuple("Player" if name.casefold() == "you" else name
+                                            for name in names)
 
 
 @click.command("replay")

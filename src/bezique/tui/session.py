@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -50,6 +51,17 @@ from .words import (
 __all__ = ["LEVEL_NAMES", "NAMES", "DealSummary", "PlayConfig", "Session", "deal_summary",
            "describe", "score_lines"]
 SAVE_NAME = "game.json"
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # a game's id, a plain file name
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a file whole or not at all."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def data_dir() -> Path:
@@ -112,23 +124,60 @@ def numbered_saves() -> list[tuple[int, Path]]:
     return sorted(out)
 
 
+def next_free_save() -> Path:
+    """The file of the lowest number no kept game has."""
+    taken = {n for n, _ in numbered_saves()}
+    n = 1
+    while n in taken:
+        n += 1
+    return numbered_save(n)
+
+
+def game_id_of(meta: dict[str, Any]) -> str:
+    """The id a saved game's ``play`` entry names it by: the statistics count each game once by
+    it and its finished copy in ``history/`` is named after it, so an id that is no plain name
+    (a hand-edited ``../x``) gives way to the one of the seed, as in saves older than ids."""
+    gid = meta.get("id")
+    if isinstance(gid, str) and GAME_ID.fullmatch(gid):
+        return gid
+    seed = meta.get("seed")
+    return f"seed-{seed if isinstance(seed, int) and not isinstance(seed, bool) else None}"
+
+
+def saved_id(path: Path) -> str | None:
+    """The id of the game saved in ``path``; None if there is none or it cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    meta = data.get("play") if isinstance(data, dict) else None
+    return game_id_of(meta) if isinstance(meta, dict) else None
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells one writing of a file from another (None: there is no file)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
 def keep_unfinished(path: Path) -> int | None:
     """Before a new game replaces the one in ``path``: if that one is unfinished, move it to the
-    next free numbered save and return its number (``None`` if there was nothing to keep)."""
+    next free numbered save and return its number (``None`` if there was nothing to keep).  A
+    save that cannot be read is kept the same way, never overwritten: it may be an unfinished
+    game edited by hand, and ``--saves`` says what is wrong with it."""
     if not path.exists():
         return None
     try:
         if Session.resume(path).game_over():
             return None
     except BeziqueError:
-        return None
-    taken = {n for n, _ in numbered_saves()}
-    n = 1
-    while n in taken:
-        n += 1
-    target = path.parent / f"game-{n}.json"
+        pass
+    target = next_free_save()
     os.replace(path, target)
-    return n
+    return int(target.stem[len("game-"):])
 
 
 def save_description(path: Path) -> str:
@@ -203,6 +252,9 @@ class Session:
         self.log: list[str] = []
         # the length of the log before each action of the current deal: an undo cuts it back
         self._marks: list[int] = []
+        # the file as this session last wrote (or read) it: a change is another terminal's
+        self._stamp: tuple[int, int, int] | None = None
+        self.unsaved = ""  # why the last save failed ("cannot be saved in ..."; "" if it did not)
 
     def strength(self) -> str:
         """Who the computer is: ``level 3 club`` or the chosen agent's spec."""
@@ -231,6 +283,7 @@ class Session:
     def resume(cls, path: Path) -> Session:
         """The game saved in ``path``; :class:`RecordError` if there is none or it is damaged."""
         try:
+            stamp = _stamp(path)
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise RecordError("there is no saved game to resume: start one with 'bezique play'")\
@@ -250,18 +303,18 @@ class Session:
         agent_seed = meta.get("agent_seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             seed = None
-        if level not in (1, 2, 3, 4, 5):
+        if isinstance(level, bool) or level not in (1, 2, 3, 4, 5):
             level = DEFAULT_LEVEL
-        if not isinstance(agent_seed, int):
+        if not isinstance(agent_seed, int) or isinstance(agent_seed, bool):
             agent_seed = 0
         states = states_from_record(record)
         game = Game.from_states(record.rules, states, seed=seed)
         names = record_players(data, record.rules.nplayers)
-        game_id = meta.get("id") if isinstance(meta.get("id"), str) else ""
         chosen = meta.get("opponent")
         opponent = chosen if isinstance(chosen, str) else ""
-        s = cls(game, level, agent_seed, path, names[0] if names else "", str(game_id)[:40],
+        s = cls(game, level, agent_seed, path, names[0] if names else "", game_id_of(meta),
                 opponent)
+        s._stamp = stamp
         # the log of the current deal, told again from its start
         last = len(states) - 1
         probe = record.start(last, states[last - 1].game_scores if last
@@ -289,20 +342,50 @@ class Session:
         return rec
 
     def save(self) -> None:
-        """Write the record (atomically: a crash never leaves half a file)."""
+        """Write the record (atomically: a crash never leaves half a file), and a finished game's
+        copy for the statistics.  A folder that cannot be written does not end the game: the
+        log says so once, and the next move tries again."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        text = json.dumps(self.record(), indent=1)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, self.path)
-        done = history_dir() / f"{self.game_id}.json"
-        if self.game_over():  # a finished game is kept for the statistics
-            done.parent.mkdir(parents=True, exist_ok=True)
-            done.write_text(text, encoding="utf-8")
-        elif done.exists():  # the end was taken back (undo): the game is not finished after all
-            done.unlink()
+        try:
+            self._follow_file()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            text = json.dumps(self.record(), indent=1)
+            _write(self.path, text)
+            self._stamp = _stamp(self.path)
+            done = history_dir() / f"{self.game_id}.json"
+            if self.game_over():  # a finished game is kept for the statistics
+                done.parent.mkdir(parents=True, exist_ok=True)
+                _write(done, text)
+            elif done.exists():  # the end was taken back (undo): the game is not finished
+                done.unlink()
+        except OSError as e:
+            why = f"cannot be saved in {e.filename or self.path.parent} ({e.strerror or e})"
+            if why != self.unsaved:
+                self.log.append(f"The game {why}: it goes on, and each move tries again.")
+            self.unsaved = why
+            return
+        if self.unsaved:
+            self.log.append(f"The game is saved again in {self.path}.")
+            self.unsaved = ""
+
+    def _follow_file(self) -> None:
+        """Keep to this game's own file when another terminal has written ``path`` since: a new
+        game started there keeps this one as a numbered save (then this game goes on in that
+        save), and a game resumed there elsewhere is never overwritten (this game takes the
+        next free number).  The same game played on in two terminals: the last move is kept."""
+        assert self.path is not None
+        now = _stamp(self.path)
+        if self._stamp is None or now == self._stamp:
+            return  # a new game's first save, or the file as this session left it
+        if now is not None and saved_id(self.path) == self.game_id:
+            return
+        for _, f in numbered_saves():
+            if f != self.path and saved_id(f) == self.game_id:
+                self.path = f  # where the other terminal kept this game
+                return
+        if now is not None:  # another game is in the file: this one takes a number of its own
+            self.path = next_free_save()
 
     # ------------------------------------------------------------------ queries
 
