@@ -32,7 +32,7 @@ ALLOWED_KEYS = {
     # envelope
     "type", "game", "deal", "ref", "version", "message", "fatal", "action", "text",
     # game
-    "id", "opponent", "level", "variant", "target", "you", "names", "online",
+    "id", "opponent", "level", "variant", "target", "options", "you", "names", "online",
     "totals", "winner", "win_reason", "waiting_for_friend", "can_undo", "finished_deals",
     "deal_scores",
     # deal

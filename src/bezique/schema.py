@@ -397,6 +397,9 @@ class WebCreate(_Settings):
                                         "\"level\": 1}")
     partnership: StrictBool | None = Field(
         None, description="'partnership' must be true or false")
+    options: Options | None = Field(
+        None, description="'options' must be an object of rule options such as "
+                          "{\"last_trick\": \"stock\"}")
 
 
 class WebJoin(_Model):

@@ -67,6 +67,16 @@ MAX_NAME = 24
 SendHook = Callable[[LiveGame, int, dict[str, Any]], None]
 
 
+
+def _rule_options(form: WebCreate) -> dict[str, Any]:
+    """The rule options a new game asks for (RULES.md 6, 9.7), less those it sets by their own
+    fields: ``target`` and ``partnership`` are given only there."""
+    options = dict(form.options or {})
+    for own in ("target", "partnership"):
+        if own in options:
+            raise Refusal(f"give the {own} as '{own}', not among the 'options'")
+    return options
+
 class Manager:
     """Loads, creates and runs games; the one place that changes them."""
 
@@ -149,9 +159,11 @@ class Manager:
         if form.seats is not None or form.partnership is not None:
             raise Refusal("'seats' and 'partnership' are for the tables of three and four "
                           "(bezique3, bezique4)")
-        try:  # the one-deal games have no target: each deal is settled (RULES.md 9.0.7)
-            rules = Rules.preset(variant) if variant in ONE_DEAL else \
-                Rules.preset(variant, target=target)
+        options = _rule_options(form)
+        if variant not in ONE_DEAL:  # the one-deal games have no target (RULES.md 9.0.7)
+            options["target"] = target
+        try:
+            rules = Rules.preset(variant, **options)
         except BeziqueError as e:
             raise Refusal(str(e)) from None
         if seed is not None and opponent != COMPUTER:
@@ -201,7 +213,7 @@ class Manager:
     def _create_table(self, form: WebCreate) -> tuple[LiveGame, str, dict[int, str]]:
         """A table for three or four: the creator at seat 0, the others friends or computers
         (all computers unless said, or all friends with ``opponent = friend``)."""
-        options: dict[str, Any] = {}
+        options = _rule_options(form)
         if "target" in form.model_fields_set:
             options["target"] = form.target
         if form.partnership is not None:

@@ -145,7 +145,8 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
         "type": "state",
         "game": {
             "id": row.id, "opponent": row.opponent, "level": row.level,
-            "variant": rules.variant, "target": rules.target, "you": seat,
+            "variant": rules.variant, "target": rules.target, "options": rules.options(),
+            "you": seat,
             "names": list(row.names), "online": online, "version": row.version,
             "deal": deal_number, "totals": totals, "winner": obs.winner,
             "seats": seats_view(row, online, seat),

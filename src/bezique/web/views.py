@@ -139,6 +139,7 @@ def build_view(
             "level": row.level,
             "variant": rules.variant,
             "target": rules.target,
+            "options": rules.options(),  # the rule options chosen (house rules), if any
             "you": seat,
             "names": names,
             "online": online,

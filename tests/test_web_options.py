@@ -1,0 +1,60 @@
+"""House rules in the browser: a new game may choose the rule options of RULES.md 6 and 9.7 (as
+`bezique play -o name=value` does), every seat's view says which were chosen, and a bad option
+is refused with the engine's own message and starts nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from test_web import make_client, new_game
+
+
+def _view(client: Any, game: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(f"/api/games/{game['id']}/state", json={"token": game["token"]})
+    assert r.status_code == 200, r.text
+    view: dict[str, Any] = r.json()
+    return view
+
+
+def test_a_game_of_two_plays_by_the_options_chosen(tmp_path: Path) -> None:
+    with make_client(tmp_path / "g.db") as client:
+        g = new_game(client, opponent="friend", target=1500,
+                     options={"last_trick": "stock", "seven": "played"})
+        live = client.app.state.manager.get(g["id"])  # type: ignore[attr-defined]
+        rules = live.game.rules
+        assert (rules.last_trick, rules.seven, rules.target) == ("stock", "played", 1500)
+        assert _view(client, g)["game"]["options"] == {"target": 1500, "last_trick": "stock",
+                                                       "seven": "played"}
+        # the friend who joins sees the same house rules
+        j = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
+        assert _view(client, {"id": g["id"], "token": j["token"]})["game"]["options"] == (
+            _view(client, g)["game"]["options"])
+
+
+def test_a_table_takes_options_besides_its_partnership(tmp_path: Path) -> None:
+    with make_client(tmp_path / "g.db") as client:
+        g = new_game(client, variant="bezique4",
+                     options={"four_hand_end": "duels", "partner_bezique": "either"})
+        rules = client.app.state.manager.get(g["id"]).game.rules  # type: ignore[attr-defined]
+        assert (rules.four_hand_end, rules.partner_bezique, rules.partnership) == (
+            "duels", "either", True)
+        assert _view(client, g)["game"]["options"] == {"partner_bezique": "either",
+                                                       "four_hand_end": "duels"}
+
+
+def test_a_game_with_no_options_says_none(tmp_path: Path) -> None:
+    with make_client(tmp_path / "g.db") as client:
+        assert _view(client, new_game(client))["game"]["options"] == {}
+
+
+def test_a_bad_option_is_refused_and_starts_nothing(tmp_path: Path) -> None:
+    with make_client(tmp_path / "g.db") as client:
+        for options, words in (({"last_trik": "stock"}, "unknown option 'last_trik'"),
+                               ({"seven": "sometimes"}, "option 'seven' must be one of"),
+                               ({"target": 500}, "give the target as 'target'"),
+                               ({"carte_blanche_repeat": False}, "does not apply to bezique"),
+                               ("last_trick=stock", "'options' must be an object")):
+            r = client.post("/api/games", json={"options": options})
+            assert r.status_code == 400 and words in r.json()["error"], (options, r.text)
+        assert client.app.state.manager.store.count() == 0  # type: ignore[attr-defined]
