@@ -49,7 +49,7 @@ def test_invitation_links_use_the_public_url(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "h.db", host="127.0.0.1")) as client:
         assert client.get("/api/server").json() == {"public_url": None, "loopback": True}
         assert "invite_url" not in new_game(client, opponent="friend")
-    js = resources.files("bezique.web").joinpath("static", "app.js").read_text("utf-8")
+    js = resources.files("bezique.web").joinpath("static", "game.js").read_text("utf-8")
     assert "loopback-note" in js and "SERVER.public_url" in js
 
 

@@ -53,8 +53,8 @@ def _static(name: str) -> bytes:
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
           ".svg": "image/svg+xml"}
 _CARD_NAMES = {r + s for r in RANKS for s in SUITS}
-STATIC_FILES = ("app.js", "pages.js", "motion.js", "teach.js", "table.js", "style.css",
-                "index.html")
+STATIC_FILES = ("app.js", "game.js", "pages.js", "motion.js", "teach.js", "table.js",
+                "style.css", "index.html")
 
 
 def _error(e: Refusal) -> JSONResponse:

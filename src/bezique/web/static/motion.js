@@ -1,7 +1,8 @@
 // Animation and sound at the table: a played card slides from the hand (or the opponent's side)
 // to the trick, a finished trick slides to its winner; short sounds made with WebAudio (no audio
 // files), off until the player turns them on. Nothing moves when the system asks for reduced
-// motion (prefers-reduced-motion) or the player turns motion off. Loaded before app.js.
+// motion (prefers-reduced-motion) or the player turns motion off. And what a screen reader
+// hears (BezSpeech). Loaded before app.js; uses its helpers at call time.
 "use strict";
 
 const BezMotion = {
@@ -110,5 +111,52 @@ const BezSound = {
     if (before.game.deal === view.game.deal && melds(view) > melds(before)) this.play("meld");
     else if (view.game.winner !== null && before.game.winner === null) this.play(view.game.winner === view.game.you ? "win" : "turn");
     else if (view.deal.your_turn && !before.deal.your_turn) this.play("turn");
+  },
+};
+
+// What a screen reader hears: the news of each view in one polite live region, an error in an
+// alert (both stay in the page while it is redrawn: index.html), the cards in words.
+const BezSpeech = {
+  // a new view's news in a few words: the others' moves since the last view (and the player's
+  // melds), the trick's winner, the card drawn, and the status when it is the player's move or
+  // the deal or game has ended; nothing when nothing changed
+  news(before, view, status) {
+    const { game: g, deal: d } = view;
+    if (!before || before.game.deal !== g.deal) return before ? `Deal ${g.deal}. ${status}` : status;
+    if (before.game.version === g.version) return "";
+    const a = before.deal.log, b = d.log, same = (x, y) => x.seat === y.seat && x.text === y.text;
+    const words = [];
+    if (b.length < a.length && b.every((e, i) => same(e, a[i]))) words.push("Undone.");
+    else {
+      let fresh = b; // the entries after those of the last view (each view holds the last 40)
+      for (let s = 0; s <= a.length; s++) {
+        const rest = a.slice(s);
+        if (rest.length <= b.length && rest.every((e, i) => same(e, b[i]))) { fresh = b.slice(rest.length); break; }
+      }
+      for (const e of fresh) {
+        if (e.seat !== g.you || / declared | exchanged /.test(e.text)) words.push(`${e.text}.`);
+      }
+      const lt = d.last_trick;
+      if (lt && !d.trick.length && JSON.stringify(lt) !== JSON.stringify(before.deal.last_trick)) {
+        if (!(lt.winner === g.you && status.startsWith("You won the trick"))) { // (said by the status)
+          words.push(lt.winner === g.you ? "You won the trick." : `${g.names[lt.winner]} won the trick.`);
+        }
+      }
+      if (d.drew && d.drew !== before.deal.drew) words.push(`You drew ${cardText(d.drew)}.`);
+    }
+    const ended = d.phase === "over" && before.deal.phase !== "over";
+    if (ended && !d.one_deal && g.winner === null) words.push(`${status} You ${d.scores[g.you]}, ${g.names[1 - g.you]} ${d.scores[1 - g.you]}.`);
+    else if (ended || (g.winner !== null && before.game.winner === null) || d.your_turn) words.push(status);
+    return words.join(" ");
+  },
+  // said once (the same words again are news again); what is said at once is said together
+  queued: {},
+  say(text, urgent) {
+    const el = document.getElementById(urgent ? "live-alert" : "live"), q = urgent ? "alert" : "polite";
+    if (!el || !text) return;
+    if (this.queued[q]) { this.queued[q].push(spoken(text)); return; }
+    this.queued[q] = [spoken(text)];
+    el.textContent = "";
+    setTimeout(() => { el.textContent = this.queued[q].join(" "); this.queued[q] = null; }, 50);
   },
 };

@@ -1,6 +1,8 @@
-// The pages beside the table: the replay of finished deals, How to play (the same rules text as the terminal's rules screen,
-// served by /api/rules), the player's statistics (/api/stats) with a small SVG chart, and the
-// player's name kept in this browser. Loaded before app.js; uses its helpers at call time.
+// The pages beside the table: the home page (new games against the computer or a friend),
+// the player's games, the invitation to join, the replay of finished deals, How to play (the
+// same rules text as the terminal's rules screen, served by /api/rules), the player's
+// statistics (/api/stats) with a small SVG chart, and the player's name kept in this browser.
+// Loaded before app.js; uses its helpers at call time.
 "use strict";
 
 const PlayerName = {
@@ -8,6 +10,139 @@ const PlayerName = {
   set(name) { const n = (name || "").trim().slice(0, 24); if (n) localStorage.setItem("bezique.name", n); },
 };
 
+// ------------------------------------------------------------------ home
+function homePage() {
+  const level = h("select", { id: "level", name: "level" },
+    [1, 2, 3, 4, 5].map((lv) => h("option", { value: lv, selected: lv === 3 }, `${lv} · ${LEVEL_NAMES[lv]}`)));
+  // the one-deal games have no target: its choice is off while one of them is chosen
+  const variant = (id) => h("select", { id, name: "variant", onchange: (e) => {
+      const t = document.getElementById(id.replace("variant", "target"));
+      if (t) t.disabled = ONE_DEAL.includes(e.target.value);
+    } },
+    h("option", { value: "bezique" }, "Bezique (64 cards)"), h("option", { value: "binocle" }, "Binocle (48 cards)"),
+    h("option", { value: "rubicon" }, "Rubicon (128 cards, one deal)"), h("option", { value: "sixpack" }, "Six-pack (192 cards, one deal)"),
+    h("option", { value: "eightpack" }, "Eight-pack (256 cards, one deal)"));
+  const target = (id) => h("select", { id, name: "target" },
+    [[1000, "1000 (standard)"], [1500, "1500"], [2000, "2000"], [500, "500 (quick)"]].map(([v, t]) => h("option", { value: v }, t)));
+  const err = h("div", { class: "msg", role: "alert" });
+  // each panel's choices named apart for a screen reader ("Game against the computer")
+  const againstComputer = () => h("span", { class: "visually-hidden" }, " against the computer");
+  const againstFriend = () => h("span", { class: "visually-hidden" }, " with a friend");
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", autocomplete: "nickname", value: PlayerName.get() });
+  const seedIn = h("input", { type: "text", id: "seed", inputmode: "numeric", maxlength: 15, placeholder: "random" });
+
+  async function start(opponent) {
+    err.className = "msg"; err.textContent = "";
+    const body = opponent === "computer"
+      ? { opponent, level: +level.value, variant: document.getElementById("cvariant").value,
+          target: +document.getElementById("ctarget").value, name: nameIn.value }
+      : null;
+    if (body && seedIn.value.trim()) {
+      if (!/^[0-9]{1,15}$/.test(seedIn.value.trim())) { err.className = "msg error"; err.textContent = "The deal number must be a whole number."; return; }
+      body.seed = +seedIn.value.trim();
+    }
+    const req = body || { opponent, variant: document.getElementById("fvariant").value,
+          target: +document.getElementById("ftarget").value, name: nameIn.value };
+    PlayerName.set(nameIn.value);
+    try {
+      const g = await api("/api/games", req);
+      Saved.set(g.id, g.token, g.seat, g.invite);
+      location.hash = `#/game/${g.id}`;
+    } catch (e) { err.className = "msg error"; err.textContent = e.message; }
+  }
+
+  show(
+    h("section", { class: "hero" },
+      h("div", { class: "fan", "aria-hidden": "true" }, ["AH", "TH", "KH", "QH", "JH"].map(cardImg)),
+      h("h1", {}, "Bezique"),
+      h("p", {}, "The classic card game of marriages, beziques and brisques, for two, three or four."),
+      h("div", { class: "field name-field" }, h("label", { for: "name" }, "Your name (shown to your opponent and in the records)"), nameIn),
+      PlayerName.get() ? null : h("p", { class: "new-player" }, "New to the game? ", h("a", { href: "#/tutorial", class: "btn secondary", id: "start-tutorial" }, "Try the tutorial deal"))),
+    h("div", { class: "panels" },
+      h("section", { class: "panel" },
+        h("h2", {}, "Play the computer"),
+        h("div", { class: "field" }, h("label", { for: "level" }, "Level"), level),
+        h("div", { class: "field" }, h("label", { for: "cvariant" }, "Game", againstComputer()), variant("cvariant")),
+        h("div", { class: "field" }, h("label", { for: "ctarget" }, "Play to", againstComputer()), target("ctarget")),
+        h("details", { class: "field" }, h("summary", {}, "Deal number"),
+          h("label", { for: "seed" }, "The same number deals the same cards."), seedIn),
+        h("button", { class: "btn", id: "start-computer", onclick: () => start("computer") }, "Deal the cards")),
+      h("section", { class: "panel" },
+        h("h2", {}, "Play a friend"),
+        h("div", { class: "field" }, h("label", { for: "fvariant" }, "Game", againstFriend()), variant("fvariant")),
+        h("div", { class: "field" }, h("label", { for: "ftarget" }, "Play to", againstFriend()), target("ftarget")),
+        h("button", { class: "btn", id: "start-friend", onclick: () => start("friend") }, "Create a game and get a link")),
+      BezTable.panel(nameIn, err),
+      gamesPanel()),
+    err);
+}
+
+function gamesPanel() {
+  const list = h("ul", { class: "games-list", id: "games" }, h("li", { class: "muted" }, "Looking…"));
+  const panel = h("section", { class: "panel" }, h("h2", {}, "Your games"), list);
+  const saved = Saved.all();
+  const games = {};
+  for (const [id, v] of Object.entries(saved)) games[id] = v.token;
+  if (!Object.keys(games).length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return panel; }
+  api("/api/mine", { games }).then((r) => {
+    if (!r.games.length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return; }
+    list.replaceChildren(...r.games.map((g) => {
+      const me = g.seat, opp = 1 - g.seat, table = g.opponent === "table";
+      let state;
+      if (table && g.winner !== null && g.winner !== undefined) state = "Game over";
+      else if (g.winner !== null && g.winner !== undefined) state = g.winner === me ? "You won" : `${g.names[g.winner]} won`;
+      else if (g.waiting_for_friend) state = table ? "Waiting for players" : "Waiting for your friend";
+      else if (g.deal_over && ONE_DEAL.includes(g.variant)) state = "A draw";
+      else if (g.deal_over) state = "Deal over";
+      else state = g.turn === me ? "Your turn" : `${g.names[table ? g.turn : opp]} to play`;
+      if (table) {
+        return h("li", {},
+          h("div", {},
+            h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant} ${playTo(g.variant, g.target)}`),
+            h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
+          h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open")));
+      }
+      const token = encodeURIComponent(saved[g.id].token);
+      const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
+      return h("li", {},
+        h("div", {},
+          h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant} ${playTo(g.variant, g.target)}`),
+          h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores[me]}–${g.scores[opp]} · ${new Date(g.updated * 1000).toLocaleString()}`)),
+        h("div", { class: "actions" },
+          h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null && !(g.deal_over && ONE_DEAL.includes(g.variant)) ? "Continue" : "Open"),
+          finished ? h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay") : null,
+          finished ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record") : null));
+    }));
+  }).catch((e) => list.replaceChildren(h("li", { class: "error-box" }, e.message)));
+  return panel;
+}
+
+function gamesPage() { show(gamesPanel()); }
+
+// ------------------------------------------------------------------ join
+function joinPage(id, invite) {
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", value: PlayerName.get() });
+  const err = h("div", { class: "msg", role: "alert" });
+  const existing = Saved.get(id);
+  async function join() {
+    PlayerName.set(nameIn.value);
+    try {
+      const r = await api(`/api/games/${encodeURIComponent(id)}/join`, { invite, name: nameIn.value });
+      Saved.set(r.id, r.token, r.seat);
+      location.hash = `#/game/${r.id}`;
+    } catch (e) { err.className = "msg error"; err.textContent = e.message; }
+  }
+  show(h("section", { class: "panel" },
+    h("h2", {}, "You are invited to a game of Bezique"),
+    // one browser keeps one seat a game: taking the friend's seat here would lose this one
+    existing ? h("p", { id: "have-seat" }, "This browser already holds a seat in this game: this invitation is for your friend, to open on their own device. ",
+      h("a", { class: "btn", href: `#/game/${id}` }, "Go to your table")) : null,
+    existing ? null : h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
+    existing ? null : h("button", { class: "btn", id: "join", onclick: join }, "Take my seat"),
+    err));
+}
+
+// ------------------------------------------------------------------ how to play
 function helpPage() {
   const rules = h("div", { class: "rules", id: "rules" }, h("p", { class: "muted" }, "Loading the rules…"));
   show(h("section", { class: "panel help" },
@@ -124,7 +259,7 @@ class ReplayPage {
   }
   render() {
     const r = this.data, f = this.frames()[this.pos], names = r.names;
-    const dealSel = h("select", { "aria-label": "deal", onchange: (e) => { this.deal = +e.target.value; this.pos = 0; this.render(); } },
+    const dealSel = h("select", { "aria-label": "deal", id: "replay-deal", onchange: (e) => { this.deal = +e.target.value; this.pos = 0; this.render(); } },
       r.deals.map((d, i) => h("option", { value: i, selected: i === this.deal }, `Deal ${i + 1}`)));
     const seat = (s) => h("section", { class: "seat" },
       h("div", { class: "seat-head" }, h("span", { class: "name" }, names[s]), r.deals[this.deal].dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
@@ -133,13 +268,16 @@ class ReplayPage {
       f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
     const what = f.action === null ? "The deal" :
       `${names[f.player]}: ${f.action}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
+    const here = `${this.deal}:${this.pos}`; // each step said once, its cards in words
+    if (this.said !== here) { this.said = here; BezSpeech.say(what.replace(/\b[AKQJT987][SHDC]\b/g, (c) => cardName(c))); }
     show(h("div", { class: "replay-board" },
       h("div", { class: "replay-controls" },
         h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
-        h("button", { class: "btn secondary", "aria-label": "start of the deal", onclick: () => this.go(0) }, "Start"),
-        h("button", { class: "btn secondary", "aria-label": "previous trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
-        h("button", { class: "btn secondary", "aria-label": "previous step", onclick: () => this.go(this.pos - 1) }, "◀"),
-        h("button", { class: "btn", "aria-label": "next step", onclick: () => this.go(this.pos + 1) }, "▶"),
+        // (each has a name of its own: a keyboard player keeps it in focus as the page is redrawn)
+        h("button", { class: "btn secondary", "aria-label": "start of the deal", "data-action": "replay-start", onclick: () => this.go(0) }, "Start"),
+        h("button", { class: "btn secondary", "aria-label": "previous trick", "data-action": "replay-back-trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
+        h("button", { class: "btn secondary", "aria-label": "previous step", "data-action": "replay-back", onclick: () => this.go(this.pos - 1) }, "◀"),
+        h("button", { class: "btn", "aria-label": "next step", "data-action": "replay-next", onclick: () => this.go(this.pos + 1) }, "▶"),
         h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
         h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
       h("div", { class: "status", id: "replay-step" }, what),

@@ -103,7 +103,8 @@ class TutorialPage {
       if (this.step === TUTORIAL_STEPS.length - 1) { location.hash = "#/"; return; }
       this.step++; this.game.render();
     };
-    return h("section", { class: "tutorial", id: "tutorial", "aria-live": "polite" },
+    if (this.said !== this.step) { this.said = this.step; BezSpeech.say(`Tutorial, step ${this.step + 1}: ${s.text}`); }
+    return h("section", { class: "tutorial", id: "tutorial" }, // (its news: said once a step)
       h("strong", {}, `Tutorial · step ${this.step + 1} of ${TUTORIAL_STEPS.length}`),
       h("p", { id: "tutorial-text" }, s.text),
       s.button ? h("button", { class: "btn", id: "tutorial-next", onclick: next }, s.button) : h("span", { class: "muted" }, "(do it at the table below)"));
