@@ -36,7 +36,7 @@ def _page(chromium: Any, errors: list[str], width: int = 1200, height: int = 900
 def _new_game(page: Any, site_url: str, seed: int) -> None:
     page.goto(site_url + "/")
     page.select_option("#level", "1")
-    page.click("details summary")
+    page.click("details:has(#seed) summary")
     page.fill("#seed", str(seed))
     page.click("#start-computer")
     page.wait_for_selector("#hand button.card.playable")

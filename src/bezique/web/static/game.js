@@ -292,6 +292,7 @@ class GamePage {
             row("This deal", d.scores[me], d.scores[opp]),
             row("Brisques won", d.brisques[me], d.brisques[opp]),
             row("Game", g.totals[me], g.totals[opp], "total"))),
+        houseRulesText(g.options) ? h("div", { class: "muted", id: "house-rules-shown" }, houseRulesText(g.options)) : null,
         h("div", { class: "muted trick-count" },
           d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
       h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),

@@ -11,6 +11,23 @@ const PlayerName = {
 };
 
 // ------------------------------------------------------------------ home
+// The house rules typed on the home page ("last_trick=stock seven=played"): the rule options
+// of a new game (the server checks them against the variant and says what is wrong).
+function houseRules() {
+  const box = document.getElementById("house-rules");
+  const options = {};
+  for (const item of (box ? box.value : "").split(/[\s,]+/).filter(Boolean)) {
+    const [name, value, more] = item.split("=");
+    if (!name || value === undefined || value === "" || more !== undefined) throw new Error(`House rule "${item}" must be written name=value, such as last_trick=stock`);
+    options[name] = value === "true" ? true : value === "false" ? false : /^[0-9]+$/.test(value) ? +value : value;
+  }
+  return options;
+}
+function houseRulesText(options) {
+  const items = Object.entries(options || {}).filter(([k]) => k !== "target" && k !== "partnership");
+  return items.length ? `House rules: ${items.map(([k, v]) => `${k}=${v}`).join(", ")}` : null;
+}
+
 function homePage() {
   const level = h("select", { id: "level", name: "level" },
     [1, 2, 3, 4, 5].map((lv) => h("option", { value: lv, selected: lv === 3 }, `${lv} · ${LEVEL_NAMES[lv]}`)));
@@ -45,6 +62,8 @@ function homePage() {
           target: +document.getElementById("ftarget").value, name: nameIn.value };
     PlayerName.set(nameIn.value);
     try {
+      const options = houseRules();
+      if (Object.keys(options).length) req.options = options;
       const g = await api("/api/games", req);
       Saved.set(g.id, g.token, g.seat, g.invite);
       location.hash = `#/game/${g.id}`;
@@ -57,6 +76,9 @@ function homePage() {
       h("h1", {}, "Bezique"),
       h("p", {}, "The classic card game of marriages, beziques and brisques, for two, three or four."),
       h("div", { class: "field name-field" }, h("label", { for: "name" }, "Your name (shown to your opponent and in the records)"), nameIn),
+      h("details", { class: "field name-field" }, h("summary", {}, "House rules"),
+        h("label", { for: "house-rules" }, "Rule options for the next game, name=value (see How to play and RULES.md 6): e.g. last_trick=stock seven=played"),
+        h("input", { type: "text", id: "house-rules", maxlength: 300, placeholder: "none: the standard rules", autocomplete: "off" })),
       PlayerName.get() ? null : h("p", { class: "new-player" }, "New to the game? ", h("a", { href: "#/tutorial", class: "btn secondary", id: "start-tutorial" }, "Try the tutorial deal"))),
     h("div", { class: "panels" },
       h("section", { class: "panel" },

@@ -50,6 +50,8 @@ const BezTable = {
       if (partnership !== null) body.partnership = partnership;
       PlayerName.set(nameIn.value);
       try {
+        const options = houseRules();
+        if (Object.keys(options).length) body.options = options;
         const g = await api("/api/games", body);
         Saved.set(g.id, g.token, g.seat, null);
         this.invites.set(g.id, g.invites);
@@ -227,6 +229,7 @@ const BezTable = {
     const side = h("aside", { class: "side" },
       g.waiting_for ? this.invitePanel(page) : null,
       h("section", { class: "panel" }, this.scoreboard(page),
+        houseRulesText(g.options) ? h("div", { class: "muted", id: "house-rules-shown" }, houseRulesText(g.options)) : null,
         h("div", { class: "muted trick-count", "data-tricks": d.tricks_played }, d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
       h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
