@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_tui_ux import play_out, step
 
 from bezique.cli import main
 from bezique.stats import tally
@@ -31,24 +32,10 @@ from bezique.tui.session import (
 
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test saves into its own directory (``data_dir`` names it for the tests)."""
     d = tmp_path / "data"
     monkeypatch.setenv("BEZIQUE_DATA_DIR", str(d))
     return d
-
-
-def step(s: Session, rng: random.Random) -> None:
-    if s.deal_over():
-        s.next_deal()
-    elif s.human_to_act():
-        s.play(rng.choice(s.observation().legal))
-    else:
-        s.computer_move()
-
-
-def play_out(s: Session, rng: random.Random) -> Session:
-    while not s.game_over():
-        step(s, rng)
-    return s
 
 
 def started(seed: int, moves: int = 12, **kw: object) -> Session:

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from test_fourhanded import deal4, declare, win_trick
 from test_tui import first_legal, game_screen, press_for, screen_text, settle
+from test_tui_ux import play_out
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -443,17 +444,6 @@ async def test_the_multi_pack_hands_fit_80_columns_whole(variant: str, cards: in
         assert "Trumps not yet fixed" in text and "Turn-up" not in text
         # the turn line is not pushed off the score panel
         assert any(w in text for w in ("Your lead", "Your turn to follow", "You may declare"))
-
-
-def play_out(s: Session, rng: random.Random) -> Session:
-    while not s.game_over():
-        if s.deal_over():
-            s.next_deal()
-        elif s.human_to_act():
-            s.play(rng.choice(s.observation().legal))
-        else:
-            s.computer_move()
-    return s
 
 
 @pytest.mark.parametrize("variant", ["bezique3", "bezique4"])

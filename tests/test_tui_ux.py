@@ -28,16 +28,21 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return d
 
 
+def step(s: Session, rng: random.Random) -> None:
+    """One step of a session: a random move for the player, the computer's own, or the next
+    deal."""
+    if s.deal_over():
+        s.next_deal()
+    elif s.human_to_act():
+        s.play(rng.choice(s.observation().legal))
+    else:
+        s.computer_move()
+
+
 def play_out(s: Session, rng: random.Random) -> Session:
-    """Play a session to the end of its game: random moves for the player, the computer's own,
-    each next deal started."""
+    """Play a session to the end of its game (:func:`step` by step)."""
     while not s.game_over():
-        if s.deal_over():
-            s.next_deal()
-        elif s.human_to_act():
-            s.play(rng.choice(s.observation().legal))
-        else:
-            s.computer_move()
+        step(s, rng)
     return s
 
 

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from test_web import Seat, make_client, new_game, ws_url
-from test_web_e2e import browser, seed_with_a_marriage, served_at, site  # noqa: F401 (fixtures)
+from test_web_e2e import (  # noqa: F401 (fixtures)
+    browser,
+    practice_game,
+    seed_with_a_marriage,
+    served_at,
+    site,
+)
 
 from bezique.web.app import create_app
 
@@ -31,15 +37,6 @@ def _page(chromium: Any, errors: list[str], width: int = 1200, height: int = 900
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(TIMEOUT_MS)
     return page
-
-
-def _new_game(page: Any, site_url: str, seed: int) -> None:
-    page.goto(site_url + "/")
-    page.select_option("#level", "1")
-    page.click("details:has(#seed) summary")
-    page.fill("#seed", str(seed))
-    page.click("#start-computer")
-    page.wait_for_selector("#hand button.card.playable")
 
 
 def test_each_script_the_page_loads_is_served_and_small(tmp_path: Path) -> None:
@@ -62,7 +59,7 @@ def test_cards_and_piles_have_names_in_words(site: str, browser: Any) -> None:  
     errors: list[str] = []
     page = _page(browser, errors)
     seed, _ = seed_with_a_marriage()
-    _new_game(page, site, seed)
+    practice_game(page, site, seed)
     hand = page.get_by_role("button", name=re.compile(rf"^Play {CARD}$"))
     assert hand.count() == 8
     # eight face-down cards are one picture with a count, not eight pictures to step through
@@ -85,7 +82,7 @@ def test_what_changed_is_said_once_in_live_regions(site: str, browser: Any) -> N
     errors: list[str] = []
     page = _page(browser, errors)
     seed, _ = seed_with_a_marriage()
-    _new_game(page, site, seed)
+    practice_game(page, site, seed)
     page.wait_for_function(
         "() => document.getElementById('live').textContent.startsWith('Your lead')")
     live = page.evaluate_handle("() => document.getElementById('live')")
@@ -157,7 +154,7 @@ def test_a_hint_is_shown_in_words_not_by_colour_only(site: str, browser: Any) ->
     page = _page(browser, errors)
     page.emulate_media(reduced_motion="reduce")  # (no lift: the hinted card does not move)
     seed, _ = seed_with_a_marriage()
-    _new_game(page, site, seed)
+    practice_game(page, site, seed)
     page.keyboard.press("h")
     page.wait_for_selector(".hinted")
     badge = page.locator(".hinted .hint-badge")
@@ -190,7 +187,7 @@ def test_every_page_fits_a_phone_and_a_page_zoomed_to_200_percent(site: str, bro
     errors: list[str] = []
     page = _page(browser, errors)
     seed, _ = seed_with_a_marriage()
-    _new_game(page, site, seed)  # (a game for the statistics and the list of games)
+    practice_game(page, site, seed)  # (a game for the statistics and the list of games)
     game = page.url
     pages = [(site + "/#/", "#start-computer"), (game, "#hand button.card"),
              (site + "/#/help", "#rules[data-sections]"), (site + "/#/stats", "#stats-table"),
@@ -216,7 +213,7 @@ def test_a_broken_meld_is_readable(site: str, browser: Any) -> None:  # noqa: F8
     """A broken meld's tag (a card of it was played) keeps a readable contrast (4.5:1)."""
     page = _page(browser, [])
     seed, _ = seed_with_a_marriage()
-    _new_game(page, site, seed)
+    practice_game(page, site, seed)
     color, opacity = page.evaluate("""() => {
       const tag = document.createElement("span");
       tag.className = "meld-tag broken"; tag.textContent = "marriage 20";
@@ -234,7 +231,7 @@ def test_a_broken_meld_is_readable(site: str, browser: Any) -> None:  # noqa: F8
 def test_the_focused_card_is_not_under_the_next_one_on_a_phone(site: str, browser: Any) -> None:  # noqa: F811
     page = _page(browser, [], width=375, height=800)  # (a phone's hand: the cards overlap)
     seed, _ = seed_with_a_marriage()
-    _new_game(page, site, seed)
+    practice_game(page, site, seed)
     for _ in range(30):
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.dataset.where") == "hand":

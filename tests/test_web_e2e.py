@@ -113,6 +113,18 @@ def _wait_for_my_move(page: Any, after: str) -> None:
         arg=after, timeout=TIMEOUT_MS)
 
 
+
+def practice_game(page: Any, site_url: str, seed: int) -> None:
+    """From the home page, a practice game against level 1 with deal number ``seed``, open at
+    the player's first move."""
+    page.goto(site_url + "/")
+    page.select_option("#level", "1")
+    page.click("details:has(#seed) summary")
+    page.fill("#seed", str(seed))
+    page.click("#start-computer")
+    page.wait_for_selector("#hand button.card.playable")
+
+
 def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) -> None:
     seed, marriage = seed_with_a_marriage()
     page = browser.new_page(viewport={"width": 1200, "height": 900})
@@ -121,12 +133,7 @@ def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) 
     # console errors include any Content-Security-Policy refusal (all assets are the site's own)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.set_default_timeout(TIMEOUT_MS)
-    page.goto(site + "/")
-    page.select_option("#level", "1")
-    page.click("details:has(#seed) summary")
-    page.fill("#seed", str(seed))
-    page.click("#start-computer")
-    page.wait_for_selector("#hand button.card.playable")
+    practice_game(page, site, seed)
     start_hand = _table(page)["hand"]
     assert set(marriage) <= set(start_hand)
 
