@@ -153,6 +153,8 @@ def test_alone_with_computers_a_hint_lights_up_and_undo_takes_the_move_back(
     ann.click("#hint")
     ann.wait_for_selector("#hand button.card.hinted")
     assert ann.inner_text("#msg").startswith("Hint: play ")
+    # shown in words on the card, not by its colour only
+    assert ann.inner_text("#hand button.card.hinted .hint-badge") == "hint"
     cards = "bs => bs.map(b => b.dataset.card)"
     hand = sorted(ann.eval_on_selector_all("#hand button.card", cards))
     ann.click("#hand button.card.hinted")

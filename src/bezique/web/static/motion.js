@@ -107,7 +107,7 @@ const BezSound = {
   // the sounds a new view calls for (a meld declared, the player's turn, the game won)
   after(before, view) {
     if (!before || before.game.version === view.game.version) return;
-    const melds = (v) => v.deal.melds[0].length + v.deal.melds[1].length;
+    const melds = (v) => v.deal.melds.reduce((n, m) => n + m.length, 0); // (every seat's)
     if (before.game.deal === view.game.deal && melds(view) > melds(before)) this.play("meld");
     else if (view.game.winner !== null && before.game.winner === null) this.play(view.game.winner === view.game.you ? "win" : "turn");
     else if (view.deal.your_turn && !before.deal.your_turn) this.play("turn");
@@ -124,15 +124,9 @@ const BezSpeech = {
     const { game: g, deal: d } = view;
     if (!before || before.game.deal !== g.deal) return before ? `Deal ${g.deal}. ${status}` : status;
     if (before.game.version === g.version) return "";
-    const a = before.deal.log, b = d.log, same = (x, y) => x.seat === y.seat && x.text === y.text;
-    const words = [];
-    if (b.length < a.length && b.every((e, i) => same(e, a[i]))) words.push("Undone.");
+    const fresh = this.fresh(before.deal.log, d.log), words = [];
+    if (!fresh) words.push("Undone.");
     else {
-      let fresh = b; // the entries after those of the last view (each view holds the last 40)
-      for (let s = 0; s <= a.length; s++) {
-        const rest = a.slice(s);
-        if (rest.length <= b.length && rest.every((e, i) => same(e, b[i]))) { fresh = b.slice(rest.length); break; }
-      }
       for (const e of fresh) {
         if (e.seat !== g.you || / declared | exchanged /.test(e.text)) words.push(`${e.text}.`);
       }
@@ -147,6 +141,47 @@ const BezSpeech = {
     const ended = d.phase === "over" && before.deal.phase !== "over";
     if (ended && !d.one_deal && g.winner === null) words.push(`${status} You ${d.scores[g.you]}, ${g.names[1 - g.you]} ${d.scores[1 - g.you]}.`);
     else if (ended || (g.winner !== null && before.game.winner === null) || d.your_turn) words.push(status);
+    return words.join(" ");
+  },
+  // the log's entries after those of the last view (each view holds the last 40); null when
+  // the last entries were taken back (an undo)
+  fresh(a, b) {
+    const same = (x, y) => x.seat === y.seat && x.text === y.text;
+    if (b.length < a.length && b.every((e, i) => same(e, a[i]))) return null;
+    for (let s = 0; s <= a.length; s++) {
+      const rest = a.slice(s);
+      if (rest.length <= b.length && rest.every((e, i) => same(e, b[i]))) return b.slice(rest.length);
+    }
+    return b;
+  },
+  // the same for a table of three or four (table.js): each other seat's plays, melds and
+  // offers (not their draws), who won each trick, the player's own melds and the card drawn,
+  // the status as above; at the deal's end each seat's points (or each side's)
+  tableNews(before, view, status) {
+    const { game: g, deal: d } = view;
+    if (!before || before.game.deal !== g.deal) return before ? `Deal ${g.deal}. ${status}` : status;
+    if (before.game.version === g.version) return "";
+    const fresh = this.fresh(before.deal.log, d.log), words = [];
+    const saysWin = status.startsWith("You won the trick"); // (then not said twice)
+    const won = (who) => who === "you" && saysWin ? [] : [`${capital(who)} won the trick.`];
+    if (!fresh) words.push("Undone.");
+    else {
+      for (const e of fresh) {
+        if (/ drew from the stock$/.test(e.text)) continue; // (the player's: the card, below)
+        const mine = e.seat === g.you, m = /^(.* (?:led|played) \S+)(?:( and won)|; (.+) won) the trick$/.exec(e.text);
+        if (!m) { if (!mine || !/ (led|played) /.test(e.text)) words.push(`${e.text}.`); continue; }
+        if (m[2]) words.push(...(mine ? won("you") : [`${e.text}.`]));
+        else words.push(...(mine ? [] : [`${m[1]}.`]), ...won(m[3]));
+      }
+      const drew = fresh.some((e) => e.seat === g.you && / drew from the stock$/.test(e.text));
+      if (d.drew && (drew || d.drew !== before.deal.drew)) words.push(`You drew ${cardText(d.drew)}.`);
+    }
+    const ended = d.phase === "over" && before.deal.phase !== "over";
+    const points = () => g.partnership ? `Your side ${d.side_scores[g.you % 2]}, their side ${d.side_scores[1 - g.you % 2]}.`
+      : `${g.seats.map((s) => `${s.seat === g.you ? "You" : g.names[s.seat]} ${d.scores[s.seat]}`).join(", ")}.`;
+    if (ended && g.winner === null) words.push(`${status} ${points()}`);
+    else if (ended || (g.winner !== null && before.game.winner === null) || d.your_turn
+      || (before.game.waiting_for && !g.waiting_for)) words.push(status);
     return words.join(" ");
   },
   // said once (the same words again are news again); what is said at once is said together

@@ -3,6 +3,8 @@
 // for 3-4 seats: names, scores and side totals, each seat's shown cards, the trick of up to
 // four cards, whose turn, offer and combining as moves, the deal's result per seat and side;
 // hints (highlighted like the two-seat game's) and undo for a person alone with computers.
+// For a screen reader the cards, hands, stock and melds are named in words, and what changed is
+// said once per view (BezSpeech.tableNews in motion.js), an error as an alert.
 // Loaded before app.js; uses its helpers (h, cardImg, api, Saved, ...) at call time.
 "use strict";
 
@@ -126,13 +128,14 @@ const BezTable = {
       return h("button", {
         class: "card" + (c.action && d.your_turn ? " playable" : "") + hintCls(c.action), disabled: !(c.action && d.your_turn),
         "data-card": c.card, "data-action": c.action, "data-where": where,
-        "aria-label": `${c.action ? "Play" : ""} ${cardText(c.card)}${where === "table" ? " (on the table)" : ""}`.trim(),
-        title: key ? `Key ${key}` : null, onclick: () => c.action && page.act(c.action),
+        "aria-label": capital(`${c.action && d.your_turn ? "play " : ""}${cardName(c.card)}${where === "table" ? " (on the table)" : ""}`),
+        title: key ? `Key ${key}` : null, "aria-keyshortcuts": key, onclick: () => c.action && page.act(c.action),
       }, cardImg(c.card), key ? h("span", { class: "k" }, key) : null);
     };
     const meldTags = (seat) => d.melds[seat].length
       ? h("div", { class: "meld-tags" }, d.melds[seat].map((m) => h("span", {
-          class: "meld-tag" + (m.intact ? "" : " broken"), title: m.cards.map(cardText).join(" ") }, `${m.name} ${m.points}`)))
+          class: "meld-tag" + (m.intact ? "" : " broken"), title: m.cards.map(cardText).join(" ") }, `${m.name} ${m.points}`,
+          h("span", { class: "visually-hidden" }, `: ${m.cards.map(cardName).join(", ")}${m.intact ? "" : " (broken: a card of it was played)"}.`))))
       : null;
     const tag = (s) => {
       const info = g.seats[s];
@@ -142,7 +145,7 @@ const BezTable = {
       return null;
     };
     const head = (s) => h("div", { class: "seat-head" },
-      h("span", { class: "dot" + (g.seats[s].online ? " on" : ""), title: g.seats[s].online ? "online" : "offline" }),
+      ((on) => h("span", { class: "dot" + (on ? " on" : ""), role: "img", title: on ? "online" : "offline", "aria-label": on ? "online" : "offline" }))(g.seats[s].online),
       h("span", { class: "name" }, s === me ? `${g.names[s]} (you)` : g.names[s]),
       g.partner === s ? h("span", { class: "partner" }, "partner") : null,
       d.dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
@@ -155,12 +158,12 @@ const BezTable = {
     for (let k = 1; k < n; k++) {
       const s = (me + k) % n;
       const backs = [];
-      for (let i = 0; i < Math.min(d.hidden[s], 12); i++) backs.push(h("div", { class: "card" }, backImg()));
+      for (let i = 0; i < Math.min(d.hidden[s], 12); i++) backs.push(h("div", { class: "card", "aria-hidden": "true" }, backImg()));
       others.push(h("section", { class: "seat other" + (g.partner === s ? " partner-seat" : ""), "data-seat": s, "aria-label": g.names[s] },
         head(s),
-        h("div", { class: "backs", "aria-label": `${d.hidden[s]} cards in hand` }, backs,
+        h("div", { class: "backs", role: "img", "aria-label": `${g.names[s]} holds ${d.hidden[s]} card${d.hidden[s] === 1 ? "" : "s"}` }, backs,
           h("span", { class: "count" }, `${d.hidden[s]}`)),
-        d.known[s].length ? h("div", { class: "muted known" }, `Known in hand: ${d.known[s].map(cardText).join(" ")}`) : null,
+        d.known[s].length ? h("div", { class: "muted known" }, said(`Known in hand: ${d.known[s].map(cardText).join(" ")}`)) : null,
         d.table[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"),
           h("div", { class: "cards small shown", "data-seat": s }, d.table[s].map((c) => staticCard(c.card)))) : null,
         meldTags(s)));
@@ -168,9 +171,9 @@ const BezTable = {
 
     // the stock and the trick
     const stock = h("div", { class: "stock-area" },
-      h("div", { class: "stock-pile", "aria-label": `stock: ${d.stock} cards; turn-up ${d.turnup ? cardText(d.turnup) : "taken"}` },
-        d.turnup ? h("div", { class: "turnup" }, cardImg(d.turnup)) : null,
-        d.stock > 0 ? h("div", { class: "top" }, backImg(), h("span", { class: "count", id: "stock-count" }, d.stock)) : null),
+      h("div", { class: "stock-pile", role: "img", "aria-label": `Stock: ${d.stock} card${d.stock === 1 ? "" : "s"}; turn-up ${d.turnup ? cardName(d.turnup) : "taken"}` },
+        d.turnup ? h("div", { class: "turnup", "aria-hidden": "true" }, cardImg(d.turnup)) : null,
+        d.stock > 0 ? h("div", { class: "top", "aria-hidden": "true" }, backImg(), h("span", { class: "count", id: "stock-count" }, d.stock)) : null),
       d.trump ? h("div", { class: "trump-box" }, h("img", { src: `/suits/${d.trump}.svg`, alt: "" }),
         h("div", { class: "t", id: "trump" }, `Trumps: ${SUIT_NAMES[d.trump]}`)) : null);
     const showing = d.trick.length ? d.trick : d.last_trick ? d.last_trick.cards : [];
@@ -189,11 +192,15 @@ const BezTable = {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
         class: "btn" + hintCls(m.action), "data-action": m.action, onclick: () => page.act(m.action),
         title: m.partner_cards.length ? `with your partner's ${m.partner_cards.map(cardText).join(" ")} from the table` : m.cards.map(cardText).join(" "),
+        "aria-label": `${m.name}: ${m.cards.map(cardName).join(", ")}, ${m.points} points`
+          + (m.partner_cards.length ? ` (with your partner's ${m.partner_cards.map(cardName).join(", ")} from the table)` : ""),
       }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`,
         m.partner_cards.length ? h("span", { class: "with-partner" }, ` (with your partner's ${m.partner_cards.map(cardText).join(" ")})`) : null)));
-      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => page.act("exchange") },
+      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => page.act("exchange"),
+        "aria-label": `Exchange the ${spoken(seven)} for ${d.turnup ? `the turn-up, the ${cardName(d.turnup)}` : "the turn-up"}, 10 points` },
         h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
-      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => page.act("seven") },
+      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => page.act("seven"),
+        "aria-label": `Declare the ${spoken(seven)}, 10 points` },
         h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
       if (d.specials.includes("offer")) declare.append(h("button", { class: "btn secondary" + hintCls("offer"), "data-action": "offer", id: "offer", onclick: () => page.act("offer") },
         h("span", { class: "key" }, "o"), "Offer the turn to your partner"));
@@ -202,7 +209,7 @@ const BezTable = {
     }
     let summary = null;
     if (d.phase === "over") summary = this.result(page);
-    const msg = page.msg ? h("div", { class: `msg ${page.msg.kind}`, role: "alert", id: "msg" }, page.msg.text) : h("div", { class: "msg", role: "alert", id: "msg" });
+    const msg = h("div", { class: page.msg ? `msg ${page.msg.kind}` : "msg", id: "msg" }, page.msg ? page.msg.text : ""); // (said below)
     const alone = this.alone(page.view);
     const tools = h("div", { class: "tools" },
       alone ? h("button", { class: "btn ghost", id: "hint", disabled: !d.your_turn || away, onclick: () => page.hint() }, h("span", { class: "key" }, "h"), "Hint") : null,
@@ -216,8 +223,8 @@ const BezTable = {
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(page.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
     const mySeat = h("section", { class: "seat me" + (d.your_turn ? " my-turn" : ""), "aria-label": "your seat" },
       h("div", { class: "me-head" }, head(me), tools),
-      h("div", { class: "status", id: "status", "aria-live": "polite" }, this.status(page),
-        d.drew ? h("span", { class: "sub" }, ` You drew ${cardText(d.drew)}.`) : null),
+      h("div", { class: "status", id: "status" }, said(this.status(page)), // (its news: said below)
+        d.drew ? h("span", { class: "sub" }, said(` You drew ${cardText(d.drew)}.`)) : null),
       summary, declare,
       d.table[me].length ? h("div", {}, h("div", { class: "label" }, "Your cards on the table"),
         h("div", { class: "cards small keyed", id: "my-table" }, d.table[me].map((c) => cardButton(c, "table")))) : null,
@@ -232,11 +239,32 @@ const BezTable = {
         houseRulesText(g.options) ? h("div", { class: "muted", id: "house-rules-shown" }, houseRulesText(g.options)) : null,
         h("div", { class: "muted trick-count", "data-tricks": d.tricks_played }, d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),
       h("section", { class: "panel" }, h("div", { class: "label" }, "This deal"),
-        h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, e.text)))));
+        h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, said(e.text))))));
 
+    const table = h("div", { class: "table multi", "data-seats": n },
+      h("div", { class: "others" }, others), middle, mySeat, side);
+    for (const b of table.querySelectorAll("button")) { // a key is a shortcut, not part of the name
+      const key = b.querySelector(":scope > .key");
+      if (key && key.textContent) { key.setAttribute("aria-hidden", "true"); b.setAttribute("aria-keyshortcuts", key.textContent); }
+      if (!b.classList.contains("hinted")) continue; // (the hint in words too, for a screen reader)
+      b.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "hint")); // (not colour only)
+      if (b.hasAttribute("aria-label")) b.setAttribute("aria-label", `${b.getAttribute("aria-label")} (the hint)`);
+      else b.append(h("span", { class: "visually-hidden" }, " (the hint)"));
+    }
     document.body.dataset.version = String(g.version);
-    show(h("div", { class: "table multi", "data-seats": n },
-      h("div", { class: "others" }, others), middle, mySeat, side));
+    show(table);
+    this.speak(page);
+  },
+
+  // what changed is said once per view, a message once (an error as an alert), in the live
+  // regions that stay while the page is redrawn (motion.js's BezSpeech; index.html)
+  speak(page) {
+    if (page.view !== page.spokenView) {
+      BezSpeech.say(BezSpeech.tableNews(page.spokenView || null, page.view, this.status(page)));
+      page.spokenView = page.view;
+    }
+    if (page.msg && page.msg !== page.spokenMsg) BezSpeech.say(page.msg.text, page.msg.kind === "error");
+    page.spokenMsg = page.msg;
   },
 
   scoreboard(page) {
