@@ -284,6 +284,10 @@ def test_the_replay_by_keyboard_says_each_step(tmp_path: Path, browser: Any) -> 
         page.wait_for_function("() => document.getElementById('live').textContent.includes('play')")
         said = page.inner_text("#live")
         assert re.search(CARD, said) and not re.search(r"\b[AKQJT987][SHDC]\b", said), said
+        # what the eye reads is a sentence too, not the protocol's "Ann: play QS"
+        step = page.inner_text("#replay-step")
+        assert re.search(r"^\S+ (plays|declares|draws) ", step) and ":" not in step.split()[0]
+        assert not re.search(r"\b[AKQJT987][SHDC]\b", step), step
         page.keyboard.press("Enter")  # the button keeps the focus as the page is redrawn
         page.keyboard.press("Enter")
         assert page.inner_text(".replay-controls .pos").startswith("step 3 of")

@@ -251,6 +251,15 @@ function toggle(id, label, title, obj, prop) {
 }
 
 // ------------------------------------------------------------------ replay
+// A step of the replay in words, its cards as symbols: "play QS*" -> "plays Q♠".
+const STEP_VERBS = { play: "plays", meld: "declares", pass: "draws without declaring",
+  exchange: "exchanges the seven of trumps for the turn-up", seven: "declares the seven of trumps",
+  carte: "declares carte blanche", offer: "offers the declaring turn to the partner", guess: "guesses the cut:" };
+function stepWords(action) {
+  const [verb, ...rest] = action.split(" ");
+  const words = rest.map((t) => /^[AKQJT987][SHDC]/.test(t) ? cardText(t.slice(0, 2)) : t);
+  return [STEP_VERBS[verb] || verb, ...words].join(" ");
+}
 class ReplayPage {
   constructor(id) {
     this.id = id;
@@ -289,9 +298,9 @@ class ReplayPage {
       h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
       f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
     const what = f.action === null ? "The deal" :
-      `${names[f.player]}: ${f.action}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
+      `${names[f.player]} ${stepWords(f.action)}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
     const here = `${this.deal}:${this.pos}`; // each step said once, its cards in words
-    if (this.said !== here) { this.said = here; BezSpeech.say(what.replace(/\b[AKQJT987][SHDC]\b/g, (c) => cardName(c))); }
+    if (this.said !== here) { this.said = here; BezSpeech.say(spoken(what)); }
     show(h("div", { class: "replay-board" },
       h("div", { class: "replay-controls" },
         h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
@@ -302,7 +311,7 @@ class ReplayPage {
         h("button", { class: "btn", "aria-label": "next step", "data-action": "replay-next", onclick: () => this.go(this.pos + 1) }, "▶"),
         h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
         h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
-      h("div", { class: "status", id: "replay-step" }, what),
+      h("div", { class: "status", id: "replay-step" }, said(what)),
       // the other seats (one for two players; from my left at a table of three or four)
       f.hands.length > 2 ? h("div", { class: "replay-others" }, f.hands.map((_, k) => (r.you + 1 + k) % f.hands.length)
         .filter((s) => s !== r.you).map(seat)) : seat(1 - r.you),
