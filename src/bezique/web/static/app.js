@@ -52,6 +52,30 @@ function said(text) {
   return text.split(/((?:10|[AKQJ987])[♠♥♦♣])/).map((part, i) => i % 2 === 0 ? part
     : h("span", {}, h("span", { "aria-hidden": "true" }, part), h("span", { class: "visually-hidden" }, spoken(part))));
 }
+// A drawn table's buttons: a key is a shortcut, not part of the name; the hinted one is said
+// and shown in words (a badge), not by colour only.  (The game of two and the tables.)
+function markButtons(root) {
+  for (const b of root.querySelectorAll("button")) {
+    const key = b.querySelector(":scope > .key");
+    if (key && key.textContent) { key.setAttribute("aria-hidden", "true"); b.setAttribute("aria-keyshortcuts", key.textContent); }
+    if (!b.classList.contains("hinted")) continue;
+    b.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "hint"));
+    if (b.hasAttribute("aria-label")) b.setAttribute("aria-label", `${b.getAttribute("aria-label")} (the hint)`);
+    else b.append(h("span", { class: "visually-hidden" }, " (the hint)"));
+  }
+}
+// The declaring turn's buttons for the seven of trumps (``seven``, as text): exchange it for
+// the turn-up, or declare it; those the deal offers, each calling ``act`` with its action.
+function sevenButtons(d, seven, hintCls, act) {
+  return [
+    d.specials.includes("exchange") ? h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => act("exchange"),
+      "aria-label": `Exchange the ${spoken(seven)} for ${d.turnup ? `the turn-up, the ${cardName(d.turnup)}` : "the turn-up"}, 10 points` },
+      h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`) : null,
+    d.specials.includes("seven") ? h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => act("seven"),
+      "aria-label": `Declare the ${spoken(seven)}, 10 points` },
+      h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`) : null,
+  ].filter(Boolean);
+}
 function cardImg(code) {
   return h("img", { src: `/cards/${code}.svg`, alt: capital(cardName(code)), draggable: "false" });
 }

@@ -227,12 +227,7 @@ class GamePage {
         class: "btn" + hintCls(m.action), "data-action": m.action, onclick: () => this.act(m.action),
         title: m.cards.map(cardText).join(" "), "aria-label": `${m.name}: ${m.cards.map(cardName).join(", ")}, ${m.points} points`,
       }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`)));
-      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => this.act("exchange"),
-        "aria-label": `Exchange the ${spoken(seven)} for ${d.turnup ? `the turn-up, the ${cardName(d.turnup)}` : "the turn-up"}, 10 points` },
-        h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
-      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => this.act("seven"),
-        "aria-label": `Declare the ${spoken(seven)}, 10 points` },
-        h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
+      declare.append(...sevenButtons(d, seven, hintCls, (a) => this.act(a)));
       if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary" + hintCls("pass"), "data-action": "pass", id: "pass", onclick: () => this.act("pass") },
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
@@ -299,15 +294,7 @@ class GamePage {
         h("ul", { class: "log", id: "log" }, d.log.slice().reverse().map((e) => h("li", { class: e.seat === me ? "mine" : "" }, said(e.text))))));
 
     const table = h("div", { class: "table" }, oppSeat, middle, mySeat, side);
-    for (const b of table.querySelectorAll("button")) { // a key is a shortcut, not part of the name
-      const key = b.querySelector(":scope > .key");
-      if (key && key.textContent) { key.setAttribute("aria-hidden", "true"); b.setAttribute("aria-keyshortcuts", key.textContent); }
-      if (b.classList.contains("hinted")) { // the hint is said and shown in words, not by colour only
-        b.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "hint"));
-        if (b.hasAttribute("aria-label")) b.setAttribute("aria-label", `${b.getAttribute("aria-label")} (the hint)`);
-        else b.append(h("span", { class: "visually-hidden" }, " (the hint)"));
-      }
-    }
+    markButtons(table);
     document.body.dataset.version = String(g.version);
     show(this.tutorial ? this.tutorial.box(this.view) : "", table);
     if (drawing && this.autoSent !== g.version) { this.autoSent = g.version; this.act("pass"); }

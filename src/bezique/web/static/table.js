@@ -196,12 +196,7 @@ const BezTable = {
           + (m.partner_cards.length ? ` (with your partner's ${m.partner_cards.map(cardName).join(", ")} from the table)` : ""),
       }, h("span", { class: "key" }, MELD_KEYS[i] || ""), `${m.name} ${m.cards.map(cardText).join(" ")} · ${m.points}`,
         m.partner_cards.length ? h("span", { class: "with-partner" }, ` (with your partner's ${m.partner_cards.map(cardText).join(" ")})`) : null)));
-      if (d.specials.includes("exchange")) declare.append(h("button", { class: "btn" + hintCls("exchange"), "data-action": "exchange", onclick: () => page.act("exchange"),
-        "aria-label": `Exchange the ${spoken(seven)} for ${d.turnup ? `the turn-up, the ${cardName(d.turnup)}` : "the turn-up"}, 10 points` },
-        h("span", { class: "key" }, "x"), `Exchange ${seven} for ${d.turnup ? cardText(d.turnup) : "the turn-up"} · 10`));
-      if (d.specials.includes("seven")) declare.append(h("button", { class: "btn" + hintCls("seven"), "data-action": "seven", onclick: () => page.act("seven"),
-        "aria-label": `Declare the ${spoken(seven)}, 10 points` },
-        h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`));
+      declare.append(...sevenButtons(d, seven, hintCls, (a) => page.act(a)));
       if (d.specials.includes("offer")) declare.append(h("button", { class: "btn secondary" + hintCls("offer"), "data-action": "offer", id: "offer", onclick: () => page.act("offer") },
         h("span", { class: "key" }, "o"), "Offer the turn to your partner"));
       if (d.specials.includes("pass")) declare.append(h("button", { class: "btn secondary" + hintCls("pass"), "data-action": "pass", id: "pass", onclick: () => page.act("pass") },
@@ -243,14 +238,7 @@ const BezTable = {
 
     const table = h("div", { class: "table multi", "data-seats": n },
       h("div", { class: "others" }, others), middle, mySeat, side);
-    for (const b of table.querySelectorAll("button")) { // a key is a shortcut, not part of the name
-      const key = b.querySelector(":scope > .key");
-      if (key && key.textContent) { key.setAttribute("aria-hidden", "true"); b.setAttribute("aria-keyshortcuts", key.textContent); }
-      if (!b.classList.contains("hinted")) continue; // (the hint in words too, for a screen reader)
-      b.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "hint")); // (not colour only)
-      if (b.hasAttribute("aria-label")) b.setAttribute("aria-label", `${b.getAttribute("aria-label")} (the hint)`);
-      else b.append(h("span", { class: "visually-hidden" }, " (the hint)"));
-    }
+    markButtons(table);
     document.body.dataset.version = String(g.version);
     show(table);
     this.speak(page);
