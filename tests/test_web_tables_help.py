@@ -187,3 +187,29 @@ def test_bad_and_concurrent_requests_at_a_table_are_refused_cleanly(tmp_path: Pa
             manager.close()
 
     asyncio.run(run())
+
+
+def test_a_practice_table_replays_the_computers_same_moves(tmp_path: Path) -> None:
+    """A chosen deal number at a table (a practice game) deals the same cards and gives the
+    computers the same random numbers, as in the game of two: the same moves of mine meet the
+    same replies."""
+    histories = []
+    for n in range(2):
+        scan = TableScan(every=5)
+        with table_client(tmp_path / f"g{n}.db", scan) as client:
+            g = create(client, variant="bezique3", name="Ann", level=1, seed=11,
+                       seats=[{"kind": "computer", "level": 1}] * 2)
+            live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
+            with client.websocket_connect(ws_url(g["id"], g["token"])) as w0:
+                me = Seat(w0, "Ann")
+                me.first()
+                for _ in range(12):
+                    _my_turn(me, live)
+                    if me.view["deal"]["phase"] == "over":
+                        break
+                    assert me.act(me.view["deal"]["legal"][-1])["type"] == "ack"
+                _my_turn(me, live)
+                histories.append(list(live.game.state.history()))
+        assert not scan.problems, scan.problems[:5]
+    others = [a for seat, a in histories[0] if seat != 0]
+    assert len(others) >= 12 and histories[0] == histories[1]

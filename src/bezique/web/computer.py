@@ -10,6 +10,7 @@ at the table they are refused, as in the two-seat game with a friend.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from ..cards import RANK_NAMES, card_symbol
@@ -25,6 +26,17 @@ from .workers import AgentPool
 # answer comes within 1.5 s); at a table of three or four the same spec makes the search's
 # table decision (agents.table_search) within the same 0.9 s
 HINT_SPEC = "search:samples=150,ms=900"
+
+
+def game_agent_seed(seed: int | None) -> int:
+    """The computer's seed for a new game: from a chosen deal number (a practice game: the same
+    deal replays with the computer's same random numbers, at a table as in a game of two), else
+    a secret no client ever sees.
+
+    >>> game_agent_seed(5) == game_agent_seed(5) != game_agent_seed(6)
+    True
+    """
+    return secrets.randbits(62) if seed is None else (seed * 0x9E3779B1 + 7) % (1 << 62)
 
 
 def agent_seed(row: GameRow, step: int) -> int:

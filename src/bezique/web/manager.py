@@ -32,7 +32,7 @@ from ..record import parse_record, states_from_record
 from ..rules import Rules
 from ..schema import WebCreate, WebMessage, WebSeat, short
 from ..worlds import resample_from_infostate
-from .computer import agent_seed, check_help, hint
+from .computer import agent_seed, check_help, game_agent_seed, hint
 from .limits import AWAY_SECONDS, IDLE_SECONDS, MAX_GAMES_HELD, SOCKETS_PER_SEAT
 from .live import COMPUTER, FRIEND, LiveGame, Refusal
 from .seats import (
@@ -174,7 +174,7 @@ class Manager:
         # levels that search think by time): a practice game; every other game's shuffle comes
         # from a secret no client ever sees
         practice = seed is not None
-        agent_seed = secrets.randbits(62) if seed is None else (seed * 0x9E3779B1 + 7) % (1 << 62)
+        agent_seed = game_agent_seed(seed)
         seed = secrets.randbits(62) if seed is None else seed
         game = Game(rules, seed=seed)
         token = secrets.token_urlsafe(24)
@@ -237,7 +237,8 @@ class Manager:
         now = time.time()
         row = GameRow(
             id=secrets.token_urlsafe(9), created=now, updated=now, opponent=TABLE,
-            level=form.level, agent_spec=level_spec(form.level), agent_seed=secrets.randbits(62),
+            level=form.level, agent_spec=level_spec(form.level),
+            agent_seed=game_agent_seed(form.seed),
             seed=seed, token_hashes=[hash_token(token)] + [None] * (rules.nplayers - 1),
             invite_hash=None, names=names, record=game.to_record(), version=0, seats=seats,
         )
