@@ -172,6 +172,26 @@ def test_the_policy_agent_refuses_bad_weights(tmp_path: Path) -> None:
         make_agent("policy").act(obs)
 
 
+def test_weights_learned_from_one_variant_are_refused_for_another() -> None:
+    """Bezique's weights (the shipped file given by name) in a Rubicon or Binocle deal: one
+    OptionError naming both variants, from the policy and from each use the search makes of
+    them (before, the policy played Rubicon as if it were Bezique)."""
+    path = WEIGHTS_DIR / "bezique.json"
+    for variant in ("rubicon", "binocle"):
+        s = State.new_deal(Rules.preset(variant), seed=1)
+        obs = s.observation(s.current_player())
+        for spec in (f"policy:weights={path}", f"search:samples=2,head=policy,net={path}",
+                     f"search:samples=2,evaluation=net,net={path}",
+                     f"search:samples=2,rollout=policy,net={path}", "search:head=policy"):
+            with pytest.raises(OptionError, match=f"bezique deals, not {variant}|no learned "
+                                                  f"weights are shipped for {variant}"):
+                make_agent(spec, seed=1).act(obs)
+    s = State.new_deal(Rules.preset("bezique"), seed=1)  # and in Bezique they play
+    obs = s.observation(s.current_player())
+    assert make_agent(f"policy:weights={path}", seed=1).act(obs) in obs.legal
+    assert make_agent(f"search:samples=2,head=policy,net={path}", seed=1).act(obs) in obs.legal
+
+
 def test_records_name_the_policy_with_its_weights_version(tmp_path: Path) -> None:
     assert agent_label("policy") == f"policy@{learn.VERSION}"
     assert agent_label("heuristic") == "heuristic"

@@ -205,3 +205,21 @@ def weights_for(path: str, variant: str = "bezique") -> Model:
         return load(path) if path else shipped(variant)
     except BeziqueError as e:
         raise OptionError(str(e)) from None
+
+
+def fit_for(model: Model, variant: str) -> Model:
+    """``model`` for a deal of ``variant``; an :class:`~bezique.errors.OptionError` if its
+    weights were learned from another variant's deals (their features mean other things
+    there: a Bezique policy would play a Rubicon deal as if it were Bezique).
+
+    >>> fit_for(shipped("bezique"), "bezique").variant
+    'bezique'
+    >>> fit_for(shipped("bezique"), "rubicon")
+    Traceback (most recent call last):
+    ...
+    bezique.errors.OptionError: these weights were learned from bezique deals, not rubicon
+    """
+    if model.variant and model.variant != variant:
+        raise OptionError(f"these weights were learned from {model.variant} deals, "
+                          f"not {variant}")
+    return model

@@ -37,13 +37,13 @@ class PolicyAgent:
 
     def model_for(self, obs: Observation) -> Model:
         """The weights to play ``obs`` with: the given file, else the variant's shipped ones."""
-        if self.model is None:
-            if obs.rules.nplayers != 2:
-                raise OptionError("the policy agent plays the two-handed games only")
-            from .networks import weights_for
+        from .networks import fit_for, weights_for
 
+        if obs.rules.nplayers != 2:
+            raise OptionError("the policy agent plays the two-handed games only")
+        if self.model is None:
             self.model = weights_for("", obs.rules.variant)
-        return self.model
+        return fit_for(self.model, obs.rules.variant)
 
     def act(self, obs: Observation) -> str:
         """The legal action the policy scores highest (ties: a seeded choice)."""

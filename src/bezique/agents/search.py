@@ -170,6 +170,8 @@ class SearchAgent:
         self.learned = LearnedWeights(str(net))
         if head == "policy":
             self.head = self.learned.model().scores
+        # weights learned from one variant's deals are refused for another's at each decision
+        self.uses_net = head == "policy" or evaluation in ("net", "blend")
         self.ms = 0.0
         self.set_budget(ms)
         self.limit = 0.0  # seconds any decision may take (0: no limit)
@@ -246,6 +248,8 @@ class SearchAgent:
     def act(self, obs: Observation) -> str:
         """The action with the best average rollout result over the sampled worlds."""
         require_turn(obs)
+        if self.uses_net and obs.rules.nplayers == 2:
+            self.learned.model(obs.rules.variant)
         start = time.perf_counter()
         # no cycle collection while the clock runs (a full collection in a large process takes
         # a tenth of a second, more than a short budget allows): it is held off before anything

@@ -76,14 +76,15 @@ class LearnedWeights:
             self._file = weights_for(net)
         self._choosers: dict[str, Callable[[State], int]] = {}
 
-    def model(self, variant: str = "bezique") -> Model:
-        """The weights for ``variant``: the file's, else the shipped ones (an
-        :class:`~bezique.errors.OptionError` where none are shipped)."""
-        if self._file is not None:
-            return self._file
-        from .networks import weights_for
+    def model(self, variant: str | None = None) -> Model:
+        """The weights for ``variant``: the file's (refused if learned from another variant's
+        deals), else the shipped ones (an :class:`~bezique.errors.OptionError` where none are
+        shipped); with no variant, the file's as they are, else Bezique's."""
+        from .networks import fit_for, weights_for
 
-        return weights_for("", variant)
+        if self._file is not None:
+            return self._file if variant is None else fit_for(self._file, variant)
+        return weights_for("", variant or "bezique")
 
     def chooser(self, variant: str) -> Callable[[State], int]:
         """``rollout=policy``: the learned policy's chooser for ``variant``'s rollouts."""
