@@ -45,6 +45,7 @@ from .melds import (
 from .notation import action_to_string, string_to_action
 from .rules import Rules, cut_bounds
 from .scoring import Settlement, settle, settlement_words, sides, zero_sum
+from .tricks import duel_seats
 
 NOT_LISTED: Final[tuple[object, list[int]]] = ((), [])  # no declaring turn listed yet
 LEAD: Final = 0
@@ -371,12 +372,8 @@ class Position:
         the current duel, leader of its first trick first; empty outside the duels.  The winner
         of the last stock trick plays the opponent at their left, then that winner's partner
         leads against the other opponent."""
-        w = self._duel
-        if w < 0:
-            return ()
-        if self.trick_count < self.rules.stock_tricks + self.rules.hand_size:
-            return (w, (w + 1) % 4)
-        return ((w + 2) % 4, (w + 3) % 4)
+        return duel_seats(self._duel, self.trick_count,
+                          self.rules.stock_tricks + self.rules.hand_size)
 
     def partner(self, seat: int) -> int:
         """``seat``'s partner in a partnership game (RULES.md 9.5), else -1."""

@@ -1,4 +1,5 @@
-"""Trick rules: which card wins a trick, and what a follower must play once the stock is gone.
+"""Trick rules: which card wins a trick, what a follower must play once the stock is gone, and
+which two seats play the four-handed end's duels.
 
 Pure functions of physical cards and masks (see :mod:`bezique.cards`).  While the stock lasts
 any card may be played; in the end phase (RULES.md 2.4, 9.0.6, 9.4, 9.5) the follower must
@@ -80,3 +81,20 @@ def follow_problem(hand: int, p: int, lead: int, best: int, trump: int, copies: 
         return (f"you have no card of {card_symbol(lead)[-1]}: you must trump above "
                 f"{card_symbol(best)}")
     return f"you have no card of {card_symbol(lead)[-1]}: you must trump"
+
+
+def duel_seats(first_winner: int, tricks_played: int, second_from: int) -> tuple[int, ...]:
+    """The two seats of the current duel of the four-handed end (RULES.md 9.5,
+    ``four_hand_end = duels``), its leader first: the winner of the last stock trick
+    (``first_winner``, -1 before the duels) plays the seat at their left, then from trick
+    ``second_from`` (the stock's tricks and a hand's) that winner's partner the other opponent.
+
+    >>> duel_seats(-1, 0, 32), duel_seats(3, 24, 32), duel_seats(3, 32, 32)
+    ((), (3, 0), (1, 2))
+    """
+    w = first_winner
+    if w < 0:
+        return ()
+    if tricks_played < second_from:
+        return (w, (w + 1) % 4)
+    return ((w + 2) % 4, (w + 3) % 4)

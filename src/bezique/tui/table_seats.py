@@ -21,6 +21,7 @@ from rich.text import Text
 from ..cards import card_symbol
 from ..observation import Observation
 from ..scoring import sides
+from ..tricks import duel_seats
 from .table import trump_and_stock
 from .widgets import chip, chips
 from .words import seat_names
@@ -162,10 +163,7 @@ def duel_seats_of(obs: Observation) -> tuple[int, ...]:
     if (rules.nplayers != 4 or rules.four_hand_end != "duels" or obs.tricks_played < stock
             or len(obs.tricks) < stock):
         return ()
-    w = obs.tricks[stock - 1].winner
-    if obs.tricks_played < stock + rules.hand_size:
-        return (w, (w + 1) % 4)
-    return ((w + 2) % 4, (w + 3) % 4)
+    return duel_seats(obs.tricks[stock - 1].winner, obs.tricks_played, stock + rules.hand_size)
 
 
 def _last_trick_seats(obs: Observation) -> list[tuple[int, str]]:
