@@ -329,3 +329,22 @@ def test_an_action_of_another_variant_is_named_as_written(text: str, word: str) 
     with pytest.raises(IllegalActionError, match=f"^{word} is not an action in bezique"):
         s.apply(text)
     assert s == before
+
+
+@pytest.mark.parametrize("variant", ["bezique", "binocle", "sixpack", "bezique4"])
+def test_a_meld_number_past_the_pack_is_no_action(variant: str) -> None:
+    """``apply_action`` with a meld int whose cards lie past the pack (a number the
+    ``legal_actions`` never list) named a card of the pack the seat lacked ("you do not hold
+    J♠"); it is no action at all, and nothing changes."""
+    from bezique.actions import meld_action
+
+    rules = Rules.preset(variant)
+    s = State.new_deal(rules, seed=3)
+    rng = random.Random(3)
+    while s.phase != "declare":
+        s.apply_action(rng.choice(s.legal_actions()))
+    for mask in (1 << rules.deck_size, (1 << (rules.deck_size + 40)) | 1, 3 << 300):
+        before = s.clone()
+        with pytest.raises(IllegalActionError, match=f"^{meld_action(mask)} is not an action$"):
+            s.apply_action(meld_action(mask))
+        assert s == before

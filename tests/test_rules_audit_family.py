@@ -15,8 +15,10 @@ from test_fourhanded import declare as declare4
 from test_fourhanded import win_trick as win4
 from test_threehanded import R3, deal3
 from test_threehanded import declare as declare3
+from test_threehanded import win_trick as win3
 
-from bezique import OptionError, Rules, State
+from bezique import IllegalActionError, OptionError, Rules, State
+from bezique.actions import meld_action
 from bezique.cards import card_name, parse_card, rank_of, suit_of
 from bezique.game import Game
 from bezique.record import game_record, parse_record, replay
@@ -127,6 +129,26 @@ def test_rules_9_4_the_triple_may_be_declared_at_once() -> None:
     """RULES.md 9.4: "It may be declared at once": six cards, no earlier bezique, 1500."""
     s = deal3(["QS", "JD", "QS", "JD", "QS", "JD"])
     assert declare3(s, "meld QS QS QS JD JD JD") == 1500
+
+
+def test_rules_9_4_the_triple_as_double_plus_single() -> None:
+    """RULES.md 9.4: the triple "as double + single": a double's four new cards added to a
+    single on the table (40 + 1500); and, read with worked example 18 and §3.3's "two singles
+    scored separately cannot then be claimed as a double", a double and a single scored apart
+    make no triple: no card of it is new to class B."""
+    s = deal3(["QS", "JD", "QS", "JD", "QS", "JD"])
+    assert declare3(s, "meld QS JD") == 40
+    assert declare3(s, "meld QS* QS QS JD* JD JD") == 1500
+    assert s.scores[0] == 1540
+    s = deal3(["QS", "JD", "QS", "JD", "QS", "JD"])
+    assert declare3(s, "meld QS QS JD JD") == 500
+    assert declare3(s, "meld QS JD") == 40
+    win3(s)
+    six = meld_action(s.shown_masks[0])  # the six cards on the table
+    before = s.clone()
+    with pytest.raises(IllegalActionError, match="triple bezique has already been in a class B"):
+        s.apply_action(six)
+    assert s == before
 
 
 # ---------------------------------------------------------------- 9.5 four-handed

@@ -253,6 +253,8 @@ class Declaring(Position):
         mate_shown = self.shown_masks[mate] if mate >= 0 else 0
         held = self.hand_masks[seat] | self.shown_masks[seat] | mate_shown
         if mask & ~held:
+            if mask >> rules.deck_size:  # (a number no card of the pack makes)
+                raise IllegalActionError(f"{act.meld_action(mask)} is not an action")
             raise IllegalActionError(f"you do not hold {cards_sym(mask & ~held)}")
         asked = mask
         mask = known_concealed(mask, self.hand_masks[seat], self.known_masks[seat], self.copies)
