@@ -356,8 +356,8 @@ def _played_session(variant: str, seeds: Sequence[int]) -> tuple[dict[str, Any],
     from bezique.record import game_record
 
     deals = []
-    for seed in seeds:
-        game = Game(Rules.preset(variant), seed=seed)
+    for k, seed in enumerate(seeds):  # the dealer alternates from one game to the next (9.0.1)
+        game = Game(Rules.preset(variant), seed=seed, first_dealer=(1 + k) % 2)
         rng = random.Random(seed)
         while not game.is_over():
             game.state.apply_action(rng.choice(game.state.legal_actions()))

@@ -35,6 +35,25 @@ def _checked_rng(seed: int | None) -> random.Random:
     return random.Random(seed)
 
 
+def _check_follows(rules: Rules, i: int, before: State, after: State) -> None:
+    """Deal ``i + 1`` (``after``) follows deal ``i`` as :meth:`Game.next_deal` would deal it:
+    once that deal is over and the game is not, by the next seat, from its totals (the
+    one-deal games of RULES.md 9.0 start each deal from nothing)."""
+    one_deal = rules.settlement == "portland"
+    seat = (before.dealer + 1) % rules.nplayers
+    why = ""
+    if not before.is_terminal():
+        why = "it is not over"
+    elif not one_deal and before.winner is not None:
+        why = "the game was won in it"
+    elif after.dealer != seat:
+        why = f"the next deal is dealt by seat {seat}, not {after.dealer}"
+    elif not one_deal and after.totals != before.game_scores:
+        why = "the next deal does not start from its totals"
+    if why:
+        raise BeziqueError(f"deal {i + 1} cannot follow deal {i}: {why}")
+
+
 class Game:
     """Deals to the target: the deal passes to the next seat, totals carry over, and the game
     ends when a deal decides a winner.  ``state`` is the current deal; ``deals`` are the
@@ -54,10 +73,14 @@ class Game:
 
     @classmethod
     def from_states(cls, rules: Rules, deals: list[State], seed: int | None = None) -> Game:
-        """A game made of deals already played (the last one current), as from a record."""
+        """A game made of deals already played (the last one current), as from a record; each
+        deal must follow the one before as :meth:`next_deal` deals it, else
+        :class:`BeziqueError`."""
         _checked_rules(rules)
         if not deals or not all(isinstance(d, State) and d.rules == rules for d in deals):
             raise BeziqueError("a game is made of at least one deal (State) of its rules")
+        for i in range(1, len(deals)):
+            _check_follows(rules, i, deals[i - 1], deals[i])
         g = cls.__new__(cls)
         g.rules = rules
         g.seed = seed

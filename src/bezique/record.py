@@ -4,6 +4,11 @@ A record is JSON: the variant, its options, and for each deal the dealer, both h
 turn-up, the stock (top first) and the actions in order.  :func:`replay` gives the result object
 that ``bezique replay FILE --json`` prints; its keys are a contract other programs rely on.
 
+Reading a record checks that each deal is exactly the pack and is dealt by the seat after the
+dealer of the deal before (two games glued together are refused); replaying it checks that
+each deal follows one played to its end, in a game nobody has won yet.  A refused action is
+otherwise only reported (RULES.md 8).
+
 >>> from bezique import Rules, State
 >>> s = State.new_deal(Rules.preset("binocle"), seed=2)
 >>> s.apply(s.legal_action_strings()[0])
@@ -31,8 +36,8 @@ from .schema import MAX_ACTIONS, MAX_DEALS, RecordIn, check, cut, parse_json
 from .state import State
 
 __all__ = ["MAX_ACTIONS", "MAX_BYTES", "MAX_DEALS", "DealSpec", "Record", "ReplayedDeal",
-           "deal_record", "game_record", "game_result", "load_record", "parse_record", "replay",
-           "replay_deals", "states_from_record"]
+           "deal_record", "game_record", "game_result", "load_record", "parse_record",
+           "read_record_json", "record_players", "replay", "replay_deals", "states_from_record"]
 
 MAX_BYTES = 20_000_000  # a record file (the bounds on deals and actions: bezique.schema)
 
@@ -122,6 +127,11 @@ class Record:
 def parse_record(data: Any) -> Record:
     """Check a decoded JSON record (:class:`bezique.schema.RecordIn`, then that each deal is
     exactly the pack); raise :class:`RecordError` with a one-line reason."""
+    first = data.get("deals") if isinstance(data, dict) and "game" in data else None
+    if isinstance(first, list) and first and isinstance(first[0], dict) and (
+            "steps" in first[0] and "hands" not in first[0]):
+        raise RecordError("this is what 'bezique replay --json' prints, not a record: replay "
+                          "the record it was printed from")
     rec = check(RecordIn, data)
     deals = []
     for i, d in enumerate(rec.deals):
@@ -132,22 +142,61 @@ def parse_record(data: Any) -> Record:
             Record(rec.rules, (spec,)).start(0)
         except RecordError as e:
             raise RecordError(f"deal {i + 1}: {e}") from None
+        if (rec.rules.cut_bonus and spec.guess is None and spec.actions
+                and not spec.actions[0].lstrip().startswith("guess")):
+            raise RecordError(f"deal {i + 1}: 'guess' is missing: with the cut bonus the "
+                              f"non-dealer guesses the cut before the first play")
         deals.append(spec)
+        if i:
+            _check_dealer(rec.rules.nplayers, i, deals[i - 1].dealer, spec.dealer,
+                          "dealer" in data["deals"][i])
     return Record(rec.rules, tuple(deals), rec.practice)
+
+
+def _check_dealer(n: int, i: int, before: int, dealer: int, given: bool) -> None:
+    """Deal ``i`` (0 first) is dealt by the seat after the dealer of deal ``i - 1``: the deal
+    alternates between two (RULES.md 2.1, 9.0.1) and passes to the left at a table of three or
+    four (9.4, 9.5).  Two games glued into one record often break this."""
+    want = (before + 1) % n
+    if dealer == want:
+        return
+    how = "alternates" if n == 2 else "passes to the left"
+    why = f"the deal {how} from one deal of a record to the next, and deal {i}'s dealer is " \
+          f"{before}"
+    raise RecordError(f"deal {i + 1}: 'dealer' must be {want} (not {dealer}): {why}" if given
+                      else f"deal {i + 1}: 'dealer' is missing: it must be {want}, as {why}")
 
 
 def load_record(path: str | Path) -> Record:
     """Read and check a record file; :class:`RecordError` if it cannot be read or is impossible."""
-    if not isinstance(path, str | Path):
+    return parse_record(read_record_json(path))
+
+
+def read_record_json(path: str | Path) -> Any:
+    """The decoded JSON of a record file, unchecked (its ``players`` too: :func:`record_players`);
+    :class:`RecordError` if it cannot be read, is empty, too big or no JSON.  At most
+    :data:`MAX_BYTES` are read, from a pipe too (``bezique replay <(...)``), whose size is not
+    known beforehand."""
+    if not isinstance(path, str | Path) or not str(path):
         raise RecordError(f"a record file is named by a path, not {path!r:.40}")
     name = cut(str(path))
     try:
-        if Path(path).stat().st_size > MAX_BYTES:
-            raise RecordError(f"{name} is over {MAX_BYTES // 1_000_000} MB: not a record")
-        raw = Path(path).read_bytes()
+        with Path(path).open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)
     except OSError as e:
         raise RecordError(f"cannot read {name}: {e.strerror or e}") from None
-    return parse_record(parse_json(raw, RecordError, f"{name} is not valid JSON"))
+    if len(raw) > MAX_BYTES:
+        raise RecordError(f"{name} is over {MAX_BYTES // 1_000_000} MB: not a record")
+    if not raw.strip():
+        raise RecordError(f"{name} is empty: not a record")
+    return parse_json(raw, RecordError, f"{name} is not valid JSON")
+
+
+def _checked(record: Any) -> Record:
+    if not isinstance(record, Record):
+        raise RecordError(f"replaying needs a Record (from load_record or parse_record), not "
+                          f"{record!r:.40}")
+    return record
 
 
 @dataclass
@@ -159,11 +208,16 @@ class ReplayedDeal:
 
 
 def replay_deals(record: Record, legal: bool = False) -> list[ReplayedDeal]:
-    """Replay every deal of a record; refused actions are noted and skipped."""
-    out = []
+    """Replay every deal of a record; refused actions are noted and skipped.  A deal that
+    cannot follow the one before (it is unfinished, or the game was won) is a
+    :class:`RecordError`."""
+    _checked(record)
+    out: list[ReplayedDeal] = []
     one_deal = record.rules.settlement == "portland"  # each deal is a game of its own
     totals: tuple[int, ...] | None = None
     for i, d in enumerate(record.deals):
+        if out:
+            _check_follows(record.rules, i, out[-1])
         state = record.start(i, None if one_deal else totals)
         steps: list[dict[str, Any]] = []
         for text in d.actions:
@@ -183,6 +237,22 @@ def replay_deals(record: Record, legal: bool = False) -> list[ReplayedDeal]:
         out.append(ReplayedDeal(state, steps))
         totals = state.game_scores
     return out
+
+
+def _check_follows(rules: Rules, i: int, before: ReplayedDeal) -> None:
+    """A deal follows only a deal played to its end, and, in a game to the target, only while
+    nobody has won the game (RULES.md 2.6): else :class:`RecordError` (say, a deal cut short
+    by a hand edit, or the refused action that left it unfinished)."""
+    s = before.state
+    if not s.is_terminal():
+        bad = next(((k, st) for k, st in enumerate(before.steps) if not st["ok"]), None)
+        why = (f"its action {bad[0] + 1}, {cut(bad[1]['action'], 40)!r}, is refused "
+               f"({cut(bad[1]['error'], 120)}), and it " if bad is not None else "it ")
+        raise RecordError(f"deal {i}: {why}stops after trick {s.tricks_played}, before its "
+                          f"end, yet deal {i + 1} follows it")
+    if rules.settlement != "portland" and s.winner is not None:
+        raise RecordError(f"deal {i}: the game is won in this deal, yet deal {i + 1} follows "
+                          f"it (a record holds the deals of one game)")
 
 
 def replay(record: Record, legal: bool = False) -> dict[str, Any]:
@@ -223,6 +293,10 @@ def game_result(rules: Rules, deals: Sequence[ReplayedDeal]) -> dict[str, Any]:
     deals, the winner the one ahead once the last deal is over; in a four-handed partnership
     the sides' totals (seats 0 & 2, then 1 & 3) and the winning side; else the seats' game
     totals after the last deal and the game's winner."""
+    if not isinstance(rules, Rules) or not isinstance(deals, Sequence) or not deals or not all(
+            isinstance(d, ReplayedDeal) for d in deals):
+        raise RecordError("a game's result needs its Rules and its deals as replay_deals "
+                          "gives them (at least one)")
     last = deals[-1].state
     if rules.settlement == "portland":
         values = [0] * rules.nplayers

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import Any
 
 import click
 
@@ -13,7 +13,8 @@ from ..record import (
     Record,
     ReplayedDeal,
     game_result,
-    load_record,
+    parse_record,
+    read_record_json,
     record_players,
     replay,
     replay_deals,
@@ -21,14 +22,11 @@ from ..record import (
 from .common import fail
 
 
-def players_of(file: str, n: int) -> tuple[str, ...] | None:
-    """The names a record file gives its players (read again: the record is known good).  The
-    account speaks of every seat in the third person: the terminal's player who gave no name,
-    kept as "You", is told as "Player" ("Player wins the game", not "You wins the game")."""
-    try:
-        names = record_players(json.loads(Path(file).read_text(encoding="utf-8")), n)
-    except (OSError, ValueError, RecursionError):
-        return None
+def players_of(data: Any, n: int) -> tuple[str, ...] | None:
+    """The names a record gives its players.  The account speaks of every seat in the third
+    person: the terminal's player who gave no name, kept as "You", is told as "Player"
+    ("Player wins the game", not "You wins the game")."""
+    names = record_players(data, n)
     return None if names is None else tuple("Player" if name.casefold() == "you" else name
                                             for name in names)
 
@@ -41,16 +39,20 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     """Replay a game record: a trick-by-trick account, or JSON with --json."""
     if legal and not as_json:
         fail("--legal lists the legal actions in the JSON: give it with --json")
-    try:
-        record = load_record(file)
+    try:  # replaying checks that each deal may follow the one before (record.replay_deals)
+        data = read_record_json(file)  # read once: the file may be a pipe
+        record = parse_record(data)
+        if as_json:
+            out = replay(record, legal=legal)
+        else:
+            results = replay_deals(record)
     except BeziqueError as e:
         fail(str(e))
     if as_json:
-        click.echo(json.dumps(replay(record, legal=legal)))
+        click.echo(json.dumps(out))
         return
-    names = players_of(file, record.rules.nplayers) or tuple(
+    names = players_of(data, record.rules.nplayers) or tuple(
         f"Player {i}" for i in range(record.rules.nplayers))
-    results = replay_deals(record)
     one_deal = record.rules.settlement == "portland"  # each deal is a game of its own
     for i, d in enumerate(record.deals):
         if i:
