@@ -10,6 +10,7 @@ library), or replay to a game that holds together; never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import itertools
@@ -476,10 +477,8 @@ ODD: list[Any] = [None, True, 0, 1, 2, 5, -1, 1.5, "", "AS", "QS*", "play AS", "
 def _mutate(data: dict[str, Any], draw: Any) -> None:
     """One hand edit; on a record an earlier edit already broke, an edit that no longer fits
     (a deal that is no object, actions that are no list) does nothing."""
-    try:
+    with contextlib.suppress(KeyError, IndexError, TypeError, AttributeError):
         _edit(data, draw)
-    except (KeyError, IndexError, TypeError, AttributeError):
-        pass
 
 
 def _edit(data: dict[str, Any], draw: Any) -> None:
