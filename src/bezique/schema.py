@@ -167,8 +167,7 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
         desc = getattr(model, "what", "the input must be a JSON object")
     elif err["type"] == "model_type" and isinstance(err["loc"][-1], int) and each and current:
         desc = str(getattr(current[0], "what", desc))  # "deal 2: a deal must be an object"
-    if err["type"] != "missing":
-        desc += f" (not {short(err['input'])})"
+    desc += " (it is missing)" if err["type"] == "missing" else f" (not {short(err['input'])})"
     return ": ".join([*where, desc])
 
 
