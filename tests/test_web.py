@@ -511,7 +511,7 @@ def test_an_action_that_cannot_be_stored_is_refused_and_undone(tmp_path: Path) -
         act = {"token": g["token"], "type": "action", "action": lead}
         r = client.post(f"/api/games/{g['id']}/act", json=act)
         assert r.status_code == 503 and "could not be saved" in r.json()["error"]
-        assert _fixed(live) == start and live.actions == []
+        assert _fixed(live) == start and live.record()["deals"][0]["actions"] == []
         manager.store.update = real
         r = client.post(f"/api/games/{g['id']}/act", json=act)
         assert r.status_code == 200

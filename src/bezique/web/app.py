@@ -80,12 +80,19 @@ async def _body(request: Request, model: type[F]) -> F:
 
 
 async def _json(request: Request) -> Any:
+    # read no further than the limit: a body of a gigabyte was held whole in memory first
+    too_large = Refusal(f"request too large (the limit is {MAX_MESSAGE} bytes)", 413)
+    size = request.headers.get("content-length", "")
+    if size.isascii() and size.isdigit() and (len(size) > 9 or int(size) > MAX_MESSAGE):
+        raise too_large
+    raw = b""
     try:
-        raw = await request.body()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_MESSAGE:
+                raise too_large
     except ClientDisconnect:
         raise Refusal("the request was cut off") from None
-    if len(raw) > MAX_MESSAGE:
-        raise Refusal(f"request too large ({len(raw)} bytes; the limit is {MAX_MESSAGE})", 413)
     try:
         return parse_json(raw or b"{}", RequestError, "the request body must be JSON")
     except RequestError as e:
@@ -117,6 +124,10 @@ def _ref(text: str | None) -> int | str | None:
         return None
     ref = data.get("ref") if isinstance(data, dict) else None
     if isinstance(ref, bool) or not isinstance(ref, int | str) or len(str(ref)) > 64:
+        return None
+    try:  # a text no socket can carry back (a lone surrogate, sent as a JSON escape)
+        str(ref).encode("utf-8")
+    except UnicodeEncodeError:
         return None
     return ref
 

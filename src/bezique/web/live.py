@@ -13,9 +13,10 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from ..cards import card_name
+from ..errors import BeziqueError
 from ..game import Game
-from ..state import State
+from ..record import deal_record
+from ..rules import Rules
 from .store import GameRow
 
 COMPUTER = "computer"
@@ -46,7 +47,6 @@ class LiveGame:
     used: float = field(default_factory=time.monotonic)  # when last asked for
     # the record kept up to date action by action (Game.to_record() replays every deal)
     finished: list[dict[str, Any]] = field(default_factory=list)
-    actions: list[str] = field(default_factory=list)
     # the finished deals as JSON text, with how many there were (they never change)
     _finished_text: tuple[int, str] = field(default=(-1, ""), repr=False)
 
@@ -56,10 +56,8 @@ class LiveGame:
         deals = self.row.record.get("deals") or []
         if len(deals) == len(self.game.deals) + 1:
             self.finished = [dict(d) for d in deals[:-1]]
-            self.actions = list(deals[-1].get("actions", []))
         else:
-            rec = self.game.to_record()
-            self.finished, self.actions = rec["deals"][:-1], rec["deals"][-1]["actions"]
+            self.finished = self.game.to_record()["deals"][:-1]
 
     @property
     def practice(self) -> bool:
@@ -75,8 +73,7 @@ class LiveGame:
     def record(self) -> dict[str, Any]:
         """The game as a record (RULES.md 8), the same as ``Game.to_record()`` (and marked if
         it is a practice game)."""
-        deal = _deal_head(self.game.state)
-        deal["actions"] = list(self.actions)
+        deal = deal_record(self.game.state)
         out: dict[str, Any] = {"variant": self.game.rules.variant,
                                "options": self.game.rules.options(),
                                "deals": [*self.finished, deal]}
@@ -99,25 +96,24 @@ class LiveGame:
                 + (done + "," if done else "") + current + "]" + tail + "}")
 
     def apply(self, text: str) -> None:
-        """Apply an action of the seat to act, noting its canonical text for the record."""
+        """Apply an action of the seat to act (the record writes its canonical text)."""
         state = self.game.state
-        action = state.string_to_action(text)
-        canonical = state.action_to_string(action)
-        state.apply_action(action)
-        self.actions.append(canonical)
+        state.apply_action(state.string_to_action(text))
 
     def undo(self) -> None:
         """Take back the current deal's last action."""
         self.game.state.undo_action()
-        self.actions.pop()
 
     def next_deal(self) -> None:
         """Start the next deal, filing the finished one."""
-        done = _deal_head(self.game.state)
-        done["actions"] = list(self.actions)
+        done = deal_record(self.game.state)
         self.game.next_deal()
         self.finished.append(done)
-        self.actions = []
+
+    def undo_next_deal(self) -> None:
+        """Take back :meth:`next_deal` (the new deal could not be stored)."""
+        self.game.state = self.game.deals.pop()
+        self.finished.pop()
 
     @property
     def computer_seat(self) -> int | None:
@@ -131,11 +127,23 @@ class LiveGame:
         return self.computer_seat is not None and st.current_player() == self.computer_seat
 
 
-def _deal_head(state: State) -> dict[str, Any]:
-    """A deal's record entry without its actions (see :func:`bezique.record.deal_record`)."""
-    return {
-        "dealer": state.dealer,
-        "hands": [[card_name(p) for p in h] for h in state.deal_hands],
-        "turnup": card_name(state.turnup_card),
-        "stock": [card_name(p) for p in state.stock],
-    }
+def stored_record(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored game's record as this version writes it.  Before, the deals of the games
+    without a turn-up (Rubicon, Six- and Eight-pack) were stored with the seven of clubs as
+    their turn-up (the name of no card, -1), which no record may have: such a game could not
+    be loaded again once it had left memory.  Their turn-up is read as none.
+
+    >>> stored_record({"variant": "rubicon", "deals": [{"turnup": "7C"}]})["deals"]
+    [{'turnup': None}]
+    >>> stored_record({"variant": "bezique", "deals": [{"turnup": "7C"}]})["deals"]
+    [{'turnup': '7C'}]
+    """
+    try:
+        rules = Rules.from_options(data["variant"], data.get("options"))
+    except (BeziqueError, KeyError, TypeError):
+        return data  # (the record's own check says what is wrong)
+    deals = data.get("deals")
+    if rules.turnup or not isinstance(deals, list):
+        return data
+    return {**data, "deals": [{**d, "turnup": None} if isinstance(d, dict) else d
+                              for d in deals]}

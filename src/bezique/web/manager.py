@@ -34,7 +34,7 @@ from ..schema import WebCreate, WebMessage, WebSeat, short
 from ..worlds import resample_from_infostate
 from .computer import agent_seed, check_help, game_agent_seed, hint
 from .limits import AWAY_SECONDS, IDLE_SECONDS, MAX_GAMES_HELD, SOCKETS_PER_SEAT
-from .live import COMPUTER, FRIEND, LiveGame, Refusal
+from .live import COMPUTER, FRIEND, LiveGame, Refusal, stored_record
 from .seats import (
     TABLE,
     TABLE_VARIANTS,
@@ -105,12 +105,16 @@ class Manager:
             self.games.move_to_end(game_id)
             live.used = time.monotonic()
             return live
-        row = self.store.load(game_id) if len(game_id) <= 64 else None
+        # (an id is short ASCII text: any other, a lone surrogate say, is no game, not a 500)
+        row = self.store.load(game_id) if len(game_id) <= 64 and game_id.isascii() else None
         if row is None:
             raise Refusal("there is no such game", 404)
-        record = parse_record(row.record)
-        states = states_from_record(record)
-        live = LiveGame(row, Game.from_states(record.rules, states, seed=row.seed))
+        try:
+            record = parse_record(stored_record(row.record))
+            game = Game.from_states(record.rules, states_from_record(record), seed=row.seed)
+        except BeziqueError as e:  # a damaged row: said, and the server goes on
+            raise Refusal(f"that game's stored record cannot be read: {e}", 500) from None
+        live = LiveGame(row, game)
         self._hold(live)
         return live
 
@@ -462,8 +466,7 @@ class Manager:
                 try:
                     self._save(live)
                 except Exception:
-                    live.game.state = live.game.deals.pop()
-                    live.actions = live.finished.pop()["actions"]
+                    live.undo_next_deal()
                     raise Refusal("the game could not be saved; try again", 503) from None
             reply = {"type": "ack", "version": live.row.version}
         await self.broadcast(live)
@@ -489,7 +492,7 @@ class Manager:
         mine = [i for i, (p, _) in enumerate(hist) if p == seat]
         if not mine:
             raise Refusal("you have nothing to undo in this deal", 409)
-        saved, saved_actions = state.clone(), list(live.actions)
+        saved = state.clone()
         for _ in range(len(hist) - mine[-1]):
             live.undo()
         # a draw with nothing else on offer was no choice (the page makes it by itself): take
@@ -505,7 +508,7 @@ class Manager:
         try:
             self._save(live)
         except Exception:
-            live.game.state, live.actions = saved, saved_actions
+            live.game.state = saved
             raise Refusal("the game could not be saved; try again", 503) from None
 
     # -- the computer

@@ -59,8 +59,14 @@ def default_db_path() -> Path:
 
 
 def hash_token(token: str) -> str:
-    """The digest stored for a seat token or an invitation."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """The digest stored for a seat token or an invitation.  Any text has one, even one that is
+    no UTF-8 (a lone surrogate, sent as a JSON escape): it holds no seat, and is refused as a
+    wrong token (it was a 500).
+
+    >>> hash_token("\\ud800") != hash_token("")
+    True
+    """
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class StaleWrite(Exception):
