@@ -192,14 +192,7 @@ class Engine:
 
     def cmd_status(self, req: dict[str, Any]) -> dict[str, Any]:
         """The seat's view of the position: phase, who acts, hand, scores and legal actions."""
-        obs = self._observation()
-        return {"ok": True, "to_act": obs.turn if obs.turn >= 0 else None, "phase": obs.phase,
-                "hand": [card_name(c) for c in obs.hand],
-                "shown": [[card_name(c) for c in s] for s in obs.shown],
-                "turnup": card_name(obs.turnup) if obs.turnup is not None else None,
-                "trumps": "SHDC"[obs.trump] if obs.trump >= 0 else None,
-                "stock": obs.stock, "scores": list(obs.scores), "legal": list(obs.legal),
-                "winner": obs.winner}
+        return status_answer(self._observation())
 
     def _observation(self) -> Observation:
         if self.state is None or self.position is None:
@@ -266,16 +259,29 @@ class Engine:
         return {"ok": True, "bye": True}
 
 
+def status_answer(obs: Observation) -> dict[str, Any]:
+    """The ``status`` answer for a seat whose view is ``obs`` (card names, trumps as a suit
+    letter, None where there is none)."""
+    return {"ok": True, "to_act": obs.turn if obs.turn >= 0 else None, "phase": obs.phase,
+            "hand": [card_name(c) for c in obs.hand],
+            "shown": [[card_name(c) for c in s] for s in obs.shown],
+            "turnup": card_name(obs.turnup) if obs.turnup is not None else None,
+            "trumps": "SHDC"[obs.trump] if obs.trump >= 0 else None,
+            "stock": obs.stock, "scores": list(obs.scores), "legal": list(obs.legal),
+            "winner": obs.winner}
+
+
 def run(stdin: IO[str], stdout: IO[str]) -> None:
     """Read requests line by line and write one answer line each until ``quit`` or end of input.
 
-    Blank lines are ignored.
+    Blank lines (nothing but JSON's white space: spaces, tabs, line ends) are ignored; any other
+    line is a request and gets its answer, an error if it is not one.
     """
     eng = Engine()
     for line in stdin:
-        if not line.strip():
+        if not line.strip(" \t\r\n"):
             continue
-        answer = eng.handle(line)
+        answer = eng.handle(line.rstrip("\r\n"))  # "line 1 column 16", not "line 2 column 1"
         stdout.write(json.dumps(answer) + "\n")
         stdout.flush()
         if eng.finished:

@@ -324,12 +324,19 @@ def _carte_shown(cards: tuple[int, ...], slots: list[tuple[str, int]],
 def _check_table_draws(pos: Position) -> None:
     """At a table of three or four every seat draws at every ``pass``: each one but the last
     (where the seat may take the turn-up) must carry the seat's draw, or the later draws would
-    be taken for this one's."""
+    be taken for this one's; no other action has one (it would be taken for the next pass's),
+    and none has ``shown`` (no carte blanche at a table)."""
     rules = pos.rules
     rounds = (rules.stock_size + (1 if rules.turnup else 0)) // rules.nplayers
     passes = 0
     for i, st in enumerate(pos.actions):
-        if st.text.strip().lower() in ("pass", "draw"):
+        is_pass = st.text.strip().lower() in ("pass", "draw")
+        if st.draw is not None and not is_pass:
+            raise ProtocolError(f"action {i + 1} ({st.text!r}): only a 'pass' has a 'draw'")
+        if st.shown is not None:
+            raise ProtocolError(f"action {i + 1} ({st.text!r}): only the opponent's 'carte' has "
+                                f"'shown', and {rules.variant} has no carte blanche")
+        if is_pass:
             passes += 1
             if st.draw is None and passes < rounds:
                 raise ProtocolError(f"action {i + 1} ({st.text!r}): the card you drew is missing "

@@ -128,9 +128,10 @@ class _World:
             try:
                 probe.apply(text)
             except IllegalActionError as e:
-                if player == self.seat:
+                why = str(e) if player == self.seat else _no_card_helps(state, text, str(e))
+                if why is not None:
                     raise ProtocolError(f"action {i + 1} ({text!r} by player {player}) is "
-                                        f"refused: {e}") from None
+                                        f"refused: {why}") from None
                 if state.end_phase:
                     fit = self._end_phase_fit(actions, i)
                     if fit is not None:
@@ -265,7 +266,7 @@ class _World:
             for move in group[:MAX_TRIES]:
                 self.repairs += 1
                 if self.repairs > MAX_REPAIRS:
-                    raise _Repair("too many repairs")
+                    raise _Repair(self.why or "too many repairs")
                 self._rotate(move)
                 state = self._start()
                 if self._replays(state, actions[:upto]):
@@ -440,6 +441,46 @@ def _deal_among(pool: list[int], sizes: list[int], forbid: list[set[int]],
         return False
 
     return hands if place(0, 0) else None
+
+
+_CARD_VERBS = {"play": ("lead", "follow"), "meld": ("declare",), "exchange": ("declare",),
+               "seven": ("declare",)}
+
+
+def _no_card_helps(state: State, text: str, rules_say: str) -> str | None:
+    """Why no deal of the unseen cards can make another seat's refused ``text`` legal (None if
+    one may): it is no play, meld, exchange or seven of the phase, names no card, or its cards
+    form no meld.  Only these actions can be refused for a card the seat lacks; repairing the
+    deal for the others would only cost time (seconds at a table) and bury the reason.
+
+    >>> s = State.new_deal(Rules.preset("bezique3"), seed=1)
+    >>> [_no_card_helps(s, t, "the rules' reason") for t in ("play ZZ", "meld KS QS", "play AS")]
+    ["the rules' reason", "a card must be played now ('play QS')", None]
+    """
+    words = text.split()
+    verb = words[0].lower() if words else ""
+    args = words[1:]
+    phases = _CARD_VERBS.get(verb)
+    if phases is None or (verb == "play" and len(args) != 1) or (verb == "meld" and not args) \
+            or (verb in ("exchange", "seven") and args):
+        return rules_say
+    if state.phase not in phases:
+        return ("a card must be played now ('play QS')" if state.phase in ("lead", "follow")
+                else rules_say if state.phase != "declare" else
+                "after winning a trick, declare ('meld QS JD', 'exchange', 'seven') or 'pass'")
+    cards = []
+    for tok in args:
+        mark = min((k for k in (tok.find("*"), tok.find("+")) if k >= 0), default=len(tok))
+        tail = tok[mark + 1:]
+        if tail and not (len(tail) <= 2 and tail.isascii() and tail.isdigit() and int(tail)):
+            return rules_say
+        try:
+            cards.append(parse_card(tok[:mark]))
+        except ValueError:
+            return rules_say
+    if verb == "meld" and state.rules.classify(cards, state.trump) is None:
+        return rules_say
+    return None
 
 
 def _needed(rules: Rules, state: State, text: str) -> Counter[int]:
