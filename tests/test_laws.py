@@ -76,6 +76,8 @@ def test_from_cards_keeps_the_given_deal() -> None:
         ("extra", "too many"),
         ("short_stock", "the stock has"),
         ("short_hand", "hand has 7 cards"),
+        ("one_card_hand", "player 0's hand has 1 card; bezique deals 8"),
+        ("one_card_stock", "the stock has 1 card; in bezique it has 47"),
     ],
 )
 def test_from_cards_refuses_a_deal_that_is_not_the_pack(change: str, match: str) -> None:
@@ -89,6 +91,10 @@ def test_from_cards_refuses_a_deal_that_is_not_the_pack(change: str, match: str)
         hands[0][1] = hands[0][0]
     elif change == "short_stock":
         stock = stock[:-1]
+    elif change == "one_card_hand":
+        hands[0] = hands[0][:1]
+    elif change == "one_card_stock":
+        stock = stock[:1]
     else:
         hands[0] = hands[0][:-1]
     with pytest.raises(RecordError, match=match):

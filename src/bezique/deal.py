@@ -92,12 +92,14 @@ def checked_deal(rules: Rules, hands: Sequence[Sequence[int | str]], turnup: int
     for i, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
             raise RecordError(
-                f"player {i}'s hand has {len(hand)} cards; {rules.variant} deals "
+                f"player {i}'s hand has {len(hand)} card{'' if len(hand) == 1 else 's'}; "
+                f"{rules.variant} deals "
                 f"{rules.hand_size}"
             )
     if len(stock) != rules.stock_size:
         raise RecordError(
-            f"the stock has {len(stock)} cards; in {rules.variant} it has {rules.stock_size}"
+            f"the stock has {len(stock)} card{'' if len(stock) == 1 else 's'}; in {rules.variant} "
+            f"it has {rules.stock_size}"
         )
     if (turnup is None) == rules.turnup:
         raise RecordError(

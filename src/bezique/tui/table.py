@@ -145,7 +145,8 @@ def trump_and_stock(obs: Observation, colour: bool) -> tuple[Text, Text]:
     if obs.turnup is not None:
         info.append("  Turn-up ")
         info.append_text(chip(obs.turnup, colour))
-    stock = Text(f"Stock: {obs.stock} cards" if not obs.end_phase else "Stock: empty")
+    stock = Text(f"Stock: {obs.stock} card{'' if obs.stock == 1 else 's'}" if not obs.end_phase
+                 else "Stock: empty")
     if obs.end_phase:
         stock.append(" · follow suit", "dim")
     return info, stock

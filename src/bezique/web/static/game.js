@@ -186,14 +186,14 @@ class GamePage {
     for (let i = 0; i < d.opponent_hidden; i++) backs.push(h("div", { class: "card", "aria-hidden": "true" }, backImg()));
     const oppSeat = h("section", { class: "seat opp", "aria-label": "opponent" },
       head(opp),
-      h("div", { class: "backs", role: "img", "aria-label": `${g.names[opp]} holds ${d.opponent_hidden} cards` }, backs),
+      h("div", { class: "backs", role: "img", "aria-label": `${g.names[opp]} holds ${d.opponent_hidden} card${d.opponent_hidden === 1 ? "" : "s"}` }, backs),
       d.table[opp].length ? h("div", {}, h("div", { class: "label" }, "On the table"),
         h("div", { class: "cards small", id: "opp-table" }, d.table[opp].map((c) => staticCard(c.card)))) : null,
       meldTags(opp));
 
     // middle: stock, trick
     const stock = h("div", { class: "stock-area" },
-      h("div", { class: "stock-pile", role: "img", "aria-label": `Stock: ${d.stock} cards; turn-up ${d.turnup ? cardName(d.turnup) : "taken"}` },
+      h("div", { class: "stock-pile", role: "img", "aria-label": `Stock: ${d.stock} card${d.stock === 1 ? "" : "s"}; turn-up ${d.turnup ? cardName(d.turnup) : "taken"}` },
         d.turnup ? h("div", { class: "turnup", "aria-hidden": "true" }, cardImg(d.turnup)) : null,
         d.stock > 0 ? h("div", { class: "top", "aria-hidden": "true" }, backImg(), h("span", { class: "count", id: "stock-count" }, d.stock)) : null),
       h("div", { class: "trump-box" },
