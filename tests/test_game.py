@@ -67,6 +67,24 @@ def test_next_deal_only_between_deals() -> None:
         game.next_deal()
 
 
+def test_a_next_deal_taken_back_deals_the_same_cards_again() -> None:
+    game = Game(Rules.preset("bezique"), seed=6)
+    with pytest.raises(IllegalActionError, match="no new deal to take back"):
+        game.undo_next_deal()
+    finish(game.state, random.Random(6))
+    first = game.state
+    dealt = game.next_deal().deal_hands
+    assert game.undo_next_deal() is first and game.state is first and game.deals == []
+    with pytest.raises(IllegalActionError, match="no new deal to take back"):
+        game.undo_next_deal()  # only once
+    again = game.next_deal()
+    assert again.deal_hands == dealt and again.dealer == 0 and again.totals == first.game_scores
+    again.apply_action(again.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match="it has begun"):
+        game.undo_next_deal()
+    assert game.state is again and game.deals == [first]
+
+
 def expected_winner(state: State) -> tuple[int | None, str]:
     """RULES.md 2.6, applied to a finished deal's score events: the winner and which clause."""
     rules = state.rules

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from bezique.actions import CARTE, EXCHANGE, SEVEN
 from bezique.cards import RANKS, SUITS, card_name, parse_card
 from bezique.cli import main
+from bezique.game import Game
 from bezique.record import parse_record, replay
 from bezique.web.app import MAX_MESSAGE, create_app
 from bezique.web.live import LiveGame
@@ -516,6 +517,47 @@ def test_an_action_that_cannot_be_stored_is_refused_and_undone(tmp_path: Path) -
         r = client.post(f"/api/games/{g['id']}/act", json=act)
         assert r.status_code == 200
         assert manager.store.load(g["id"]).record["deals"][0]["actions"] == [lead]
+
+
+def test_a_next_deal_that_cannot_be_stored_is_dealt_again_the_same(tmp_path: Path) -> None:
+    """The failed next deal is taken back whole: the retry deals the cards the game's seed
+    deals next (not a third deal's), so a game's deals stay the ones its seed makes."""
+    rng = random.Random(2)
+    with make_client(tmp_path / "g.db") as client:
+        g = new_game(client, opponent="friend")
+        j = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
+        tokens = [g["token"], j["token"]]
+        url = f"/api/games/{g['id']}"
+
+        def view(seat: int) -> dict[str, Any]:
+            data: dict[str, Any] = client.post(f"{url}/state",
+                                               json={"token": tokens[seat]}).json()
+            return data
+
+        while (d := view(0)["deal"])["phase"] != "over":
+            legal = view(d["turn"])["deal"]["legal"]
+            r = client.post(f"{url}/act", json={"token": tokens[d["turn"]], "type": "action",
+                                               "action": rng.choice(legal)})
+            assert r.status_code == 200, r.text
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        live = manager.games[g["id"]]
+        finished = live.game.state
+        expected = Game.from_states(live.game.rules, [finished.clone()],
+                                    seed=live.row.seed).next_deal().deal_hands
+
+        def broken(row: Any, text: str) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        real, manager.store.update = manager.store.update, broken
+        nxt = {"token": tokens[0], "type": "next"}
+        r = client.post(f"{url}/act", json=nxt)
+        assert r.status_code == 503 and "could not be saved" in r.json()["error"]
+        assert live.game.state is finished and view(0)["deal"]["phase"] == "over"
+        manager.store.update = real
+        assert client.post(f"{url}/act", json=nxt).status_code == 200
+        assert live.game.state.deal_hands == expected
+        stored = manager.store.load(g["id"]).record["deals"]
+        assert len(stored) == 2 and len(stored[1]["actions"]) == 0
 
 
 def test_a_binocle_deal_against_the_computer(tmp_path: Path, scan: PrivacyScan) -> None:

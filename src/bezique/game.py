@@ -68,6 +68,7 @@ class Game:
         self.rules = rules
         self.seed = seed
         self._rng = _checked_rng(seed)
+        self._before_next: tuple[Any, ...] | None = None  # the shuffle before next_deal
         self.deals: list[State] = []
         self.state = State.new_deal(rules, self._rng.getrandbits(64), dealer=first_dealer)
 
@@ -85,6 +86,7 @@ class Game:
         g.rules = rules
         g.seed = seed
         g._rng = _checked_rng(seed)
+        g._before_next = None
         for _ in deals:  # keep the shuffle sequence as if these deals had been dealt here
             g._rng.getrandbits(64)
         g.deals = deals[:-1]
@@ -122,13 +124,37 @@ class Game:
             raise IllegalActionError("the deal is not over yet")
         if self.is_over():
             raise IllegalActionError("the game is over")
+        before = self._rng.getstate()
         self.deals.append(self.state)
+        self._before_next = before
         self.state = State.new_deal(
             self.rules,
             self._rng.getrandbits(64),
             dealer=(self.state.dealer + 1) % self.rules.nplayers,
             totals=self.state.game_scores,
         )
+        return self.state
+
+    def undo_next_deal(self) -> State:
+        """Take back :meth:`next_deal` while its deal is untouched (say, it could not be
+        saved): the finished deal is current again and the next :meth:`next_deal` deals the
+        same cards; :class:`IllegalActionError` if there is no such deal to take back.
+
+        >>> g = Game(Rules.preset("bezique"), seed=3)
+        >>> while not g.state.is_terminal():
+        ...     g.apply(g.state.legal_actions()[0])
+        >>> first = g.next_deal().deal_hands
+        >>> _ = g.undo_next_deal()
+        >>> len(g.deals), g.next_deal().deal_hands == first
+        (0, True)
+        """
+        if self._before_next is None or self.state.history():
+            raise IllegalActionError("there is no new deal to take back"
+                                     + (" (it has begun)" if self._before_next is not None
+                                        else ""))
+        self._rng.setstate(self._before_next)
+        self._before_next = None
+        self.state = self.deals.pop()
         return self.state
 
     def __repr__(self) -> str:

@@ -112,7 +112,7 @@ class LiveGame:
 
     def undo_next_deal(self) -> None:
         """Take back :meth:`next_deal` (the new deal could not be stored)."""
-        self.game.state = self.game.deals.pop()
+        self.game.undo_next_deal()
         self.finished.pop()
 
     @property
