@@ -25,6 +25,8 @@ bezique.errors.RecordError: a record must be JSON (nested too deep)
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import json
 import reprlib
 import typing
@@ -86,11 +88,28 @@ SeatN = Annotated[StrictInt, Field(ge=0, le=3)]  # checked against the variant's
 
 
 class _Model(BaseModel):
-    """Strict scalars, extra keys ignored (records and requests may carry more)."""
+    """Strict scalars; other keys are ignored (records and requests may carry more), unless
+    a key is nearly one of the model's and that one is not given: a misspelt ``"option"`` is
+    refused with ``did you mean 'options'?``, never quietly read as no options."""
 
     model_config = ConfigDict(extra="ignore")
     error: ClassVar[type[BeziqueError]] = RequestError
     what: ClassVar[str] = "the request must be a JSON object"
+    noun: ClassVar[str] = "this request"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_near_miss(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or cls.model_config.get("extra") == "forbid":
+            return data  # (a model that forbids other keys names every key it has)
+        fields = list(cls.model_fields)
+        for key in itertools.islice(data, 200):
+            if isinstance(key, str) and key not in cls.model_fields and len(key) <= 64:
+                near = difflib.get_close_matches(key, fields, n=1, cutoff=0.8)
+                if near and near[0] not in data:
+                    raise cls.error(f"{short(key)} is not a key of {cls.noun}: did you mean "
+                                    f"'{near[0]}'?")
+        return data
 
 
 M = TypeVar("M", bound=_Model)
@@ -125,7 +144,9 @@ def check(model: type[M], data: Any, where: str = "") -> M:
     try:
         return model.model_validate(data)
     except ValidationError as e:
-        raise model.error((where and where + ": ") + _message(model, e.errors()[0])) from None
+        errors = e.errors()  # of a union's members, the one a model's own check refused
+        err = next((x for x in errors if x["type"] == "value_error"), errors[0])
+        raise model.error((where and where + ": ") + _message(model, err)) from None
     except RecursionError:
         raise model.error((where and where + ": ") + "nested too deep") from None
 
@@ -139,9 +160,6 @@ def _models(annotation: Any) -> list[type[BaseModel]]:
 
 def _message(model: type[BaseModel], err: ErrorDetails) -> str:
     """The message of the field ``err`` is about, prefixed with the list item it is in."""
-    if err["type"] == "value_error":  # a model's own check: its message as it is
-        cause = err.get("ctx", {}).get("error")
-        return str(cause)[:300] if cause is not None else err["msg"]
     if err["type"] == "extra_forbidden":  # a key that is no setting (only _Settings refuse)
         return _unknown_key(model, err["loc"])
     where: list[str] = []
@@ -163,6 +181,9 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
         current = _models(info.annotation)
         if current:
             where = []  # a message inside an item names the item, not the list
+    if err["type"] == "value_error":  # a model's own check: its message, in its item
+        cause = err.get("ctx", {}).get("error")
+        return ": ".join([*where, str(cause)[:300] if cause is not None else err["msg"]])
     if not desc:
         desc = getattr(model, "what", "the input must be a JSON object")
     elif err["type"] == "model_type" and isinstance(err["loc"][-1], int) and each and current:
@@ -194,6 +215,7 @@ class DealIn(_Model):
 
     error = RecordError
     what = "a deal must be an object"
+    noun = "a deal"
     dealer: StrictInt = Field(1, ge=0, le=7, description="'dealer' must be a seat number")
     hands: list[CardList] = Field(max_length=8,
                                   description="'hands' must be a list of hands of card names")
@@ -215,6 +237,7 @@ class RecordIn(_Model):
 
     error = RecordError
     what = "a record must be a JSON object with 'variant' and 'deals'"
+    noun = "a record"
     variant: StrictStr = Field("bezique", max_length=64,
                                description="'variant' must be a variant name such as bezique")
     options: Options | None = Field(None, description="'options' must be an object of rule "
@@ -279,6 +302,7 @@ class StepIn(_Model):
 
     error = ProtocolError
     what = "an action must be an object with 'action'"
+    noun = "an action"
     action: ActionText = Field(description="'action' must be an action text such as "
                                            "\"play QS\"")
     player: SeatN | None = Field(None, description="'player' must be a seat number, 0 to 3")
