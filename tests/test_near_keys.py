@@ -1,8 +1,9 @@
-"""A misspelt key is refused, not ignored: records (the replay command), the engine protocol and
-the browser's messages take other keys as they come (a record may carry the players' names, an
-event, a date), but a key that is nearly one of theirs, with that one not given, is a mistake
-that would change the game quietly ('option' read as no house rules, 'action' as a deal never
-played), so it gets one line that names the key meant."""
+"""A mistake in a record or a request is named where it is.  A misspelt key is refused, not
+ignored: records (the replay command), the engine protocol and the browser's messages take
+other keys as they come (a record may carry the players' names, an event, a date), but a key
+that is nearly one of theirs, with that one not given, is a mistake that would change the game
+quietly ('option' read as no house rules, 'action' as a deal never played), so it gets one line
+that names the key meant.  A bad action of an engine ``position`` is named by its number."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def test_the_engine_names_the_key_meant_and_keeps_its_position() -> None:
          "'acton' is not a key of an action: did you mean 'action'?"),
         ({**new, "hand": HAND, "cmd": "position",
           "actions": [{"action": "play 7S", "player": 0, "pont": 0}]},
-         "'pont' is not a key of an action: did you mean 'points'?"),
+         "action 1: 'pont' is not a key of an action: did you mean 'points'?"),
     ]:
         assert e.handle(json.dumps(request)) == {"ok": False, "error": error}
         assert e.handle('{"cmd": "status"}') == before
@@ -99,3 +100,21 @@ def test_the_site_names_the_key_meant(tmp_path: Path) -> None:
         assert r.status_code == 400
         assert r.json() == {"error": "'typ' is not a key of this request: did you mean "
                                      "'type'?"}
+
+
+@pytest.mark.parametrize(("action", "error"), [
+    (5, "action 2: an action must be a text such as \"play QS\", a [player, text] pair or an "
+        "object with 'action' (not 5)"),
+    ([9, "play 7C"], "action 2: an action must be a text such as \"play QS\", a [player, text] "
+                     "pair or an object with 'action' (not 9)"),
+    ({"action": "play 7C", "player": 7}, "action 2: 'player' must be a seat number, 0 to 3 "
+                                         "(not 7)"),
+    ({"player": 1}, "action 2: 'action' must be an action text such as \"play QS\" (it is "
+                    "missing)"),
+])
+def test_a_bad_action_of_a_position_is_named_by_its_place(action: Any, error: str) -> None:
+    """Among forty actions, the one that is wrong is numbered, and the part of it that is."""
+    e = Engine()
+    request = {"cmd": "position", "seat": 0, "hand": HAND, "turnup": "JD",
+               "actions": ["play 7S", action]}
+    assert e.handle(json.dumps(request)) == {"ok": False, "error": error}

@@ -144,8 +144,10 @@ def check(model: type[M], data: Any, where: str = "") -> M:
     try:
         return model.model_validate(data)
     except ValidationError as e:
-        errors = e.errors()  # of a union's members, the one a model's own check refused
-        err = next((x for x in errors if x["type"] == "value_error"), errors[0])
+        errors = e.errors()  # of a union's members: the one a model's own check refused,
+        # else the one that got furthest into the input (an object's field, not "no text")
+        err = next((x for x in errors if x["type"] == "value_error"),
+                   max(errors, key=lambda x: len(x["loc"])))
         raise model.error((where and where + ": ") + _message(model, err)) from None
     except RecursionError:
         raise model.error((where and where + ": ") + "nested too deep") from None
@@ -165,11 +167,13 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
     where: list[str] = []
     desc = ""
     current: list[type[BaseModel]] = [model]
-    each = ""
+    each = item = whole_item = ""  # how a list names its items and says what one must be
     for part in err["loc"]:
         if isinstance(part, int):
             if each:
                 where.append(each.format(n=part + 1, i=part))
+                whole_item = item  # the item itself is wrong, unless a field of it follows
+                each = ""  # (a number further on is a place inside the item)
             continue
         fields = next((m.model_fields for m in current if part in m.model_fields), None)
         if fields is None:
@@ -178,6 +182,8 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
         desc = info.description or f"'{part}' is not valid: {err['msg']}"
         extra = info.json_schema_extra
         each = str(extra.get("each", "")) if isinstance(extra, dict) else ""
+        item = str(extra.get("item", "")) if isinstance(extra, dict) else ""
+        whole_item = ""
         current = _models(info.annotation)
         if current:
             where = []  # a message inside an item names the item, not the list
@@ -186,7 +192,9 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
         return ": ".join([*where, str(cause)[:300] if cause is not None else err["msg"]])
     if not desc:
         desc = getattr(model, "what", "the input must be a JSON object")
-    elif err["type"] == "model_type" and isinstance(err["loc"][-1], int) and each and current:
+    elif whole_item:
+        desc = whole_item  # "action 2: an action must be a text, ... (not 5)"
+    elif err["type"] == "model_type" and isinstance(err["loc"][-1], int) and where and current:
         desc = str(getattr(current[0], "what", desc))  # "deal 2: a deal must be an object"
     desc += " (it is missing)" if err["type"] == "missing" else f" (not {short(err['input'])})"
     return ": ".join([*where, desc])
@@ -341,7 +349,9 @@ class EngineStart(_Model):
     agent: ActionText | None = Field(None, description="'agent' must be an agent spec such "
                                                        "as \"heuristic\"")
     actions: list[ActionText | tuple[SeatN, ActionText] | StepIn] = Field(
-        default_factory=list, max_length=MAX_ACTIONS,
+        default_factory=list, max_length=MAX_ACTIONS, json_schema_extra={
+            "each": "action {n}", "item": "an action must be a text such as \"play QS\", a "
+                                          "[player, text] pair or an object with 'action'"},
         description="'actions' must be a list of action texts, [player, text] pairs or objects "
                     "with 'action'")
     draws: list[CardName] = Field(default_factory=list, max_length=MAX_CARDS,
