@@ -240,7 +240,8 @@ def test_every_field_of_an_engine_request_is_checked(extra: dict[str, Any]) -> N
     answer = Engine().handle(_new(**extra))
     assert answer["ok"] is False and "internal error" not in answer["error"]
     field = next(iter(extra))
-    assert f"'{'target' if field == 'options' else field}'" in answer["error"]
+    named = {"options": "'target'", "actions": "action 1: "}.get(field, f"'{field}'")
+    assert named in answer["error"]
 
 
 @pytest.mark.parametrize("option", ["samples=100000000", "extend=1000000", "horizon=1000000",
