@@ -28,7 +28,7 @@ from .errors import BeziqueError, ProtocolError
 from .melds import fixed_trump
 from .rules import Rules
 from .state import State
-from .table_world import table_world
+from .table_world import points_known, points_refused, table_world
 
 __all__ = ["Position", "Step", "build_world"]
 
@@ -296,12 +296,19 @@ def build_world(pos: Position) -> State:
     except BeziqueError as e:  # pragma: no cover - the checks above come first
         raise ProtocolError(str(e)) from None
     for i, step in enumerate(pos.actions):
-        player = state.current_player()
+        player, k = state.current_player(), len(state.events)
         try:
             state.apply(step.text)
         except BeziqueError as e:
             raise ProtocolError(f"{where(i, player, step.text)} is refused: {e}") from None
+        scored = sum(e[1] for e in state.events[k:] if e[0] == player)
+        # (the opponent's exchange too: the world gave it the seven its points name, if any could)
+        if step.points is not None and step.points != scored and (
+                points_known(rules, player, seat, step.text)
+                or step.text.strip().lower() == "exchange"):
+            raise ProtocolError(points_refused(i, step.text, player, scored, step.points))
     return state
+
 
 
 def _carte_shown(cards: tuple[int, ...], slots: list[tuple[str, int]],

@@ -31,7 +31,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from .cards import card_name, card_of, make_card, parse_card, suit_of
+from .cards import card_name, card_of, make_card, parse_card, rank_of, suit_of
 from .errors import BeziqueError, IllegalActionError, ProtocolError
 from .rules import Rules
 from .state import State
@@ -142,6 +142,9 @@ class _World:
                 continue
             scored = sum(e[1] for e in probe.events[len(state.events):] if e[0] == player)
             points = self._points(state, player, text, points)
+            if points is not None and points != scored \
+                    and points_known(self.rules, player, self.seat, text):
+                raise ProtocolError(points_refused(i, text, player, scored, points))
             if points is not None and points != scored:
                 state = self._first_fit(
                     self._points_swaps(state, player, text, more=points > scored), actions, i)
@@ -499,3 +502,42 @@ def _needed(rules: Rules, state: State, text: str) -> Counter[int]:
     elif verb in ("exchange", "seven") and state.trump >= 0:
         need[make_card(rules.seven_rank, state.trump)] += 1
     return need
+
+
+def points_known(rules: Rules, player: int, seat: int, text: str) -> bool:
+    """Whether what ``text`` scores follows from what ``seat`` knows.  It does for the seat's own
+    actions and for every other action but another seat's ``exchange`` (it may give away a seven
+    of trumps that has scored or one that has not) and, where a seven scores when it is played,
+    its play of a seven (which copy it played decides).
+
+    >>> from bezique.rules import BEZIQUE as r
+    >>> points_known(r, 1, 0, "meld KS QS"), points_known(r, 1, 0, "exchange")
+    (True, False)
+    >>> points_known(r, 0, 0, "exchange"), points_known(r, 1, 0, "play 7D")
+    (True, True)
+    >>> points_known(r.with_options(seven="played"), 1, 0, "play 7D")
+    False
+    """
+    words = text.split()
+    if player == seat or not words:
+        return True
+    verb = words[0].lower()
+    if verb == "exchange":
+        return False
+    if verb == "play" and len(words) > 1 and rules.seven == "played":
+        try:
+            return rank_of(parse_card(words[1].split("*")[0])) != rules.seven_rank
+        except BeziqueError:
+            return True
+    return True
+
+
+def points_refused(i: int, text: str, player: int, scored: int, points: int) -> str:
+    """The error for action ``i`` (from 0) reported with points it did not score, where they
+    follow from what the seat knows (:func:`points_known`): one line, as a player reads it.
+
+    >>> points_refused(0, "play 7S", 0, 0, 999)
+    "action 1 ('play 7S' by player 0) scores 0 points, not 999"
+    """
+    return f"action {i + 1} ({text!r} by player {player}) scores {scored} points, not {points}"
+
