@@ -105,8 +105,12 @@ def test_the_site_names_the_key_meant(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("action", "error"), [
     (5, "action 2: an action must be a text such as \"play QS\", a [player, text] pair or an "
         "object with 'action' (not 5)"),
-    ([9, "play 7C"], "action 2: an action must be a text such as \"play QS\", a [player, text] "
-                     "pair or an object with 'action' (not 9)"),
+    ([9, "play 7C"], "action 2: the player of a [player, text] pair must be a seat number, 0 "
+                     "to 3 (not 9)"),
+    ([1, 5], "action 2: the text of a [player, text] pair must be an action text such as "
+             "\"play QS\" (not 5)"),
+    ([1, "play 7C", 3], "action 2: an action must be a text such as \"play QS\", a [player, "
+                        "text] pair or an object with 'action' (not [1, 'play 7C', 3])"),
     ({"action": "play 7C", "player": 7}, "action 2: 'player' must be a seat number, 0 to 3 "
                                          "(not 7)"),
     ({"player": 1}, "action 2: 'action' must be an action text such as \"play QS\" (it is "

@@ -168,12 +168,15 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
     desc = ""
     current: list[type[BaseModel]] = [model]
     each = item = whole_item = ""  # how a list names its items and says what one must be
+    parts: list[str] = []  # what each place of a tuple item must be
     for part in err["loc"]:
         if isinstance(part, int):
             if each:
                 where.append(each.format(n=part + 1, i=part))
                 whole_item = item  # the item itself is wrong, unless a field of it follows
                 each = ""  # (a number further on is a place inside the item)
+            elif whole_item and part < len(parts):
+                whole_item = parts[part]  # "action 1: a pair's player must be ... (not 9)"
             continue
         fields = next((m.model_fields for m in current if part in m.model_fields), None)
         if fields is None:
@@ -183,6 +186,8 @@ def _message(model: type[BaseModel], err: ErrorDetails) -> str:
         extra = info.json_schema_extra
         each = str(extra.get("each", "")) if isinstance(extra, dict) else ""
         item = str(extra.get("item", "")) if isinstance(extra, dict) else ""
+        got = extra.get("parts", []) if isinstance(extra, dict) else []
+        parts = [str(x) for x in got] if isinstance(got, list) else []
         whole_item = ""
         current = _models(info.annotation)
         if current:
@@ -351,7 +356,10 @@ class EngineStart(_Model):
     actions: list[ActionText | tuple[SeatN, ActionText] | StepIn] = Field(
         default_factory=list, max_length=MAX_ACTIONS, json_schema_extra={
             "each": "action {n}", "item": "an action must be a text such as \"play QS\", a "
-                                          "[player, text] pair or an object with 'action'"},
+                                          "[player, text] pair or an object with 'action'",
+            "parts": ["the player of a [player, text] pair must be a seat number, 0 to 3",
+                      "the text of a [player, text] pair must be an action text such as "
+                      "\"play QS\""]},
         description="'actions' must be a list of action texts, [player, text] pairs or objects "
                     "with 'action'")
     draws: list[CardName] = Field(default_factory=list, max_length=MAX_CARDS,
