@@ -22,7 +22,8 @@ from .common import fail, parse_options, whole
 @click.option("--seed", default=None, metavar="INTEGER",
               help="Seed for the shuffle and the players: the same seed gives the same game.")
 @click.option("--deals", default="1", show_default=True, metavar="INTEGER",
-              help="Deals to play (0: a whole game to the target).")
+              help="Deals to play, within one game (0: the whole game to the target; "
+                   "a game of rubicon, sixpack or eightpack is one deal).")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
               help=f"A rule option ({', '.join(OPTION_NAMES)}).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,

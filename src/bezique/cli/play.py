@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import click
 
@@ -68,13 +69,24 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
         click.echo(str(path))
         return
     if saves:
+        def line(which: str, f: Path, again: str) -> str:
+            """A save and how to go on with it (none for a file that cannot be read)."""
+            try:
+                Session.resume(f)
+            except BeziqueError as e:
+                return f"{which}: {e} (not resumable)"
+            return f"{which}: {save_description(f)}  ({again})"
+
         if path.exists():
-            click.echo(f"current: {save_description(path)}  (bezique play --resume)")
+            click.echo(line("current", path, "bezique play --resume"))
         for n, f in numbered_saves():
-            click.echo(f"{n}: {save_description(f)}  (bezique play --resume {n})")
+            click.echo(line(str(n), f, f"bezique play --resume {n}"))
         if not path.exists() and not numbered_saves():
             click.echo("no saved games")
         return
+    if level is not None and opponent is not None:  # never silently ignored
+        fail("give --level or --opponent, not both: --opponent plays any agent instead of a "
+             "level")
     resume = resume_arg is not None
     if resume:
         given = [flag for flag, value in (("--level", level), ("--variant", variant),

@@ -56,5 +56,6 @@ def selfplay(agent_a: str, agent_b: str, games: int | None, deals: int | None, o
         fail(str(e))
     except KeyboardInterrupt:
         fail("interrupted")
-    click.echo(f"{out}: {data.decisions} decisions of {count} "
-               f"{'games' if games else 'deals'} ({agent_a} vs {agent_b}, {variant}, seed {seed})")
+    what = ("game" if games else "deal") + ("" if count == 1 else "s")
+    click.echo(f"{out}: {data.decisions} decisions of {count} {what} ({agent_a} vs {agent_b}, "
+               f"{variant}, seed {seed})")

@@ -36,17 +36,19 @@ def serve(host: str, port: int, db: str | None, delay: float, public_url: str | 
     from ..web.app import create_app
     from ..web.store import default_db_path
 
+    # a bad --public-url is said before the database is opened (its folder made) and the
+    # worker processes started
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        fail(f"--public-url must start with http:// or https://, not {public_url[:40]!r}")
     path = db or str(default_db_path())
     try:
         app = create_app(path, computer_delay=delay, public_url=public_url, host=host,
                          games_per_minute=games_per_minute, workers=workers)
     except (OSError, sqlite3.Error) as e:
         fail(f"cannot open the database {path}: {e}")
-    if public_url is not None and not public_url.startswith(("http://", "https://")):
-        fail(f"--public-url must start with http:// or https://, not {public_url[:40]!r}")
     sock = _listen(host, port)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    click.echo(f"Bezique: open http://{shown}:{port}/ in your browser (games stored in {path})")
+    click.echo(f"Bezique: open {_address(host, sock.getsockname()[1])} in your browser "
+               f"(games stored in {path})")
     if host in ("127.0.0.1", "localhost", "::1") and not public_url:
         click.echo("Only this computer can connect; to play a friend elsewhere use --host 0.0.0.0 "
                    "and --public-url http://YOUR-ADDRESS:PORT")
@@ -57,6 +59,15 @@ def serve(host: str, port: int, db: str | None, delay: float, public_url: str | 
         uvicorn.Server(config).run(sockets=[sock])
     except (OSError, SystemExit) as e:
         fail(f"cannot serve on {host}:{port}: {e}")
+
+
+def _address(host: str, port: int) -> str:
+    """The address to open in a browser: the port the server listens on (the one the system
+    chose for ``--port 0``), an IPv6 host in brackets, this machine for a wildcard host."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
 
 
 def _listen(host: str, port: int) -> socket.socket:

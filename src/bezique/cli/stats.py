@@ -10,9 +10,9 @@ import click
 @click.command("stats")
 @click.option("--json", "as_json", is_flag=True, help="Print the tallies as JSON.")
 def stats_cmd(as_json: bool) -> None:
-    """Games and deals won, points a deal, best meld and win rate over time, per player and
-    per level, from the games `bezique play` saved (a saved file that cannot be read is named
-    on a line of its own, and not counted)."""
+    """Games and deals won, points a deal, best meld and win rate over time, per player, per
+    level and variant (and per kind of table), from the games `bezique play` saved (a saved
+    file that cannot be read is named on a line of its own, and not counted)."""
     from ..stats import tally
     from ..tui.history import gather, stats_lines
 
