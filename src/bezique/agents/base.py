@@ -86,11 +86,18 @@ def register_agent(name: str, summary: str, label: Callable[[str], str] | None =
     Traceback (most recent call last):
     ...
     bezique.errors.OptionError: an agent's name is one word ... not 'my bot'
+    >>> register_agent("mine", print)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bezique.errors.OptionError: agent 'mine': register_agent(name, summary) decorates the ...
     """
     key = name.strip().lower() if isinstance(name, str) else ""
     if not key or any(ch in key for ch in ":,=") or any(ch.isspace() for ch in key):
         raise OptionError(f"an agent's name is one word (no ':', ',', '=' or spaces, which "
                           f"give a spec its options), not {name!r:.40}")
+    if not isinstance(summary, str):  # register_agent("mine", factory) registered nothing
+        raise OptionError(f"agent {key!r}: register_agent(name, summary) decorates the "
+                          f"factory; its summary is a text, not {summary!r:.40}")
 
     def deco(factory: AgentFactory) -> AgentFactory:
         if not callable(factory):

@@ -112,7 +112,7 @@ class StartScreen(Screen[None]):
             yield Button("Statistics", id="stats")
             yield Button("Quit", id="quit")
         yield Static("", id="start-status")
-        yield Static("Tab: next field · ↑/↓ and Enter: choose · Enter on Start: play",
+        yield Static("Enter: play · Tab: the next field, where ↑/↓ and Enter choose",
                      id="start-help")
 
     def on_mount(self) -> None:

@@ -156,8 +156,7 @@ class Manager:
         name, seed = form.name, form.seed
         if variant not in WEB_VARIANTS:
             raise Refusal(f"the browser game plays {', '.join(WEB_VARIANTS[:-1])} and "
-                          f"{WEB_VARIANTS[-1]}, not {short(variant)} (the rest of the family "
-                          "is coming)")
+                          f"{WEB_VARIANTS[-1]}, not {short(variant)}")
         if variant in TABLE_VARIANTS:
             return self._create_table(form)
         if form.seats is not None or form.partnership is not None:
