@@ -66,3 +66,17 @@ def test_carte_blanche_and_the_guess_of_the_cut_are_moves(tmp_path: Path,
              if "carte" in st.legal_action_strings())
     view = build_view(s.observation(s.current_player()), live.row, 1, [True, True])
     assert "carte" in view["deal"]["specials"]
+
+
+def test_the_score_table_names_what_cards_won_count(tmp_path: Path, scan: PrivacyScan) -> None:
+    """Brisques in Bezique and Rubicon, card points in Binocle, no row at all in Six- and
+    Eight-pack, where cards won in tricks count nothing (RULES.md 9.2, 9.3)."""
+    want = {"bezique": "Brisques", "rubicon": "Brisques", "binocle": "Card points",
+            "sixpack": None, "eightpack": None}
+    with make_client(tmp_path / "g.db", scan) as client:
+        for variant, label in want.items():
+            g = new_game(client, opponent="computer", level=1, variant=variant, seed=2)
+            with client.websocket_connect(ws_url(g)) as ws:
+                me = Seat(ws)
+                me.first()
+                assert me.view["deal"]["brisques_label"] == label, variant

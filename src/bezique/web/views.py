@@ -83,6 +83,19 @@ def table_cards(obs: Observation, s: int, legal: set[str]) -> list[dict[str, Any
     return out
 
 
+def brisques_label(rules: Rules) -> str | None:
+    """What the cards won in tricks count as, for the score table: brisques (aces and tens),
+    Binocle's card points, or None where they count nothing (Six- and Eight-pack).
+
+    >>> from bezique.rules import BINOCLE, BEZIQUE, SIXPACK
+    >>> brisques_label(BEZIQUE), brisques_label(BINOCLE), brisques_label(SIXPACK)
+    ('Brisques', 'Card points', None)
+    """
+    if not any(rules.card_points):
+        return None
+    return "Brisques" if set(rules.card_points) <= {0, 10} else "Card points"
+
+
 def seat_view(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
     """The whole message a seat receives about its game, built from its observation only."""
     obs: Observation = live.game.state.observation(seat)
@@ -189,6 +202,8 @@ def build_view(
             "tricks_played": obs.tricks_played,
             "scores": list(obs.scores),
             "brisques": won,
+            # what the row of cards won in tricks is called; None where they count nothing
+            "brisques_label": brisques_label(rules),
             "melds_available": melds_avail,
             "specials": specials,
             "guesses": guesses,  # the cut bonus: the guesses of the cut (RULES.md 9.2)

@@ -246,7 +246,7 @@ class GamePage {
     } else if (d.phase === "over") {
       summary = h("div", { class: "summary", id: "summary" },
         h("h3", {}, `Deal ${g.deal}: ${this.name(me)} ${d.scores[me]}, ${g.names[opp]} ${d.scores[opp]}`),
-        h("div", { class: "muted" }, `Brisques: you ${d.brisques[me]}, ${g.names[opp]} ${d.brisques[opp]}. Game: ${g.totals[me]}–${g.totals[opp]} (to ${g.target}).`),
+        h("div", { class: "muted" }, `${d.brisques_label || "Brisques"}: you ${d.brisques[me]}, ${g.names[opp]} ${d.brisques[opp]}. Game: ${g.totals[me]}–${g.totals[opp]} (to ${g.target}).`),
         h("button", { class: "btn", id: "next-deal", onclick: () => this.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
     }
     const msg = h("div", { class: this.msg ? `msg ${this.msg.kind}` : "msg", id: "msg" }, this.msg ? this.msg.text : ""); // (said by setMsg)
@@ -285,7 +285,7 @@ class GamePage {
           h("thead", {}, h("tr", {}, h("th", {}, `Deal ${g.deal} · ${playTo(g.variant, g.target)}`), h("th", {}, "You"), h("th", {}, g.names[opp]))),
           h("tbody", {},
             row("This deal", d.scores[me], d.scores[opp]),
-            row("Brisques won", d.brisques[me], d.brisques[opp]),
+            d.brisques_label ? row(`${d.brisques_label} won`, d.brisques[me], d.brisques[opp]) : null,
             row("Game", g.totals[me], g.totals[opp], "total"))),
         houseRulesText(g.options) ? h("div", { class: "muted", id: "house-rules-shown" }, houseRulesText(g.options)) : null,
         h("div", { class: "muted trick-count" },
