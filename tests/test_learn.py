@@ -310,7 +310,9 @@ def test_bad_train_options_are_one_line_with_status_2(tmp_path: Path, args: list
 
 
 def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
-    assert train(tmp_path / "run", 1).exit_code == 0
+    first = train(tmp_path / "run", 1)
+    assert first.exit_code == 0
+    assert ", 1 deal (1 played now)" in first.stdout  # one deal, not "1 deals"
     result = run("train", "--out", str(tmp_path / "run"), "--deals", "1", "--teacher",
                  "heuristic", "--seed", "6")
     assert result.exit_code == 2

@@ -91,7 +91,8 @@ def train_cmd(out: str, deals: int, seed: int, teacher: str, epochs: int, hidden
         fail(str(e))
     except KeyboardInterrupt:
         fail("interrupted (the deals played so far are kept: run again to go on)")
-    click.echo(f"{out}/weights.json: version {report['version']}, {report['deals']} deals "
+    n = report["deals"]
+    click.echo(f"{out}/weights.json: version {report['version']}, {n} deal{'' if n == 1 else 's'} "
                f"({report['played_now']} played now), {report['train_decisions']} decisions")
     if soft and not report.get("soft_decisions"):
         click.echo("note: the teacher's deals hold no averages of its candidates (it is no "
