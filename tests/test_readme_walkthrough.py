@@ -108,8 +108,8 @@ def test_saves_offers_no_resume_for_a_save_that_cannot_be_read() -> None:
     lines = res.output.strip().splitlines()
     assert lines[0].startswith("current: bezique, level 1 beginner, deal 1")
     assert lines[0].endswith("(bezique play --resume)")
-    assert len(lines) == 2 and lines[1].startswith("2: the saved game "), lines
-    assert "cannot be read" in lines[1] and "--resume 2" not in lines[1], lines[1]
+    assert len(lines) == 2 and lines[1].startswith("2: cannot be read (the saved game "), lines
+    assert lines[1].endswith(", not resumable") and "--resume" not in lines[1], lines[1]
 
 
 # ---------------------------------------------------------------- help that says what runs

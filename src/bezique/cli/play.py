@@ -74,7 +74,7 @@ def play(level: int | None, variant: str | None, target: int | None, seed: int |
             try:
                 Session.resume(f)
             except BeziqueError as e:
-                return f"{which}: {e} (not resumable)"
+                return f"{which}: cannot be read ({e}), not resumable"
             return f"{which}: {save_description(f)}  ({again})"
 
         if path.exists():
