@@ -286,7 +286,8 @@ class GamePage {
           h("tbody", {},
             row("This deal", d.scores[me], d.scores[opp]),
             d.brisques_label ? row(`${d.brisques_label} won`, d.brisques[me], d.brisques[opp]) : null,
-            row("Game", g.totals[me], g.totals[opp], "total"))),
+            // (a one-deal game has no running total: its deal is the game, settled in words at its end)
+            d.one_deal ? null : row("Game", g.totals[me], g.totals[opp], "total"))),
         houseRulesText(g.options) ? h("div", { class: "muted", id: "house-rules-shown" }, houseRulesText(g.options)) : null,
         h("div", { class: "muted trick-count" },
           d.phase === "over" ? `All ${d.tricks_played} tricks played` : `Trick ${d.tricks_played + 1} · stock ${d.stock}`)),

@@ -11,6 +11,9 @@ const PlayerName = {
 };
 
 // ------------------------------------------------------------------ home
+// a message about the button just pressed, brought into view (on a phone the home page's
+// message is a screen or two below the panels' buttons)
+function seen(el) { el.scrollIntoView({ block: "nearest" }); }
 // The house rules typed on the home page ("last_trick=stock seven=played"): the rule options
 // of a new game (the server checks them against the variant and says what is wrong).
 function houseRules() {
@@ -55,7 +58,7 @@ function homePage() {
           target: +document.getElementById("ctarget").value, name: nameIn.value }
       : null;
     if (body && seedIn.value.trim()) {
-      if (!/^[0-9]{1,15}$/.test(seedIn.value.trim())) { err.className = "msg error"; err.textContent = "The deal number must be a whole number."; return; }
+      if (!/^[0-9]{1,15}$/.test(seedIn.value.trim())) { err.className = "msg error"; err.textContent = "The deal number must be a whole number."; seen(err); return; }
       body.seed = +seedIn.value.trim();
     }
     const req = body || { opponent, variant: document.getElementById("fvariant").value,
@@ -67,7 +70,7 @@ function homePage() {
       const g = await api("/api/games", req);
       Saved.set(g.id, g.token, g.seat, g.invite);
       location.hash = `#/game/${g.id}`;
-    } catch (e) { err.className = "msg error"; err.textContent = e.message; }
+    } catch (e) { err.className = "msg error"; err.textContent = e.message; seen(err); }
   }
 
   show(
@@ -239,7 +242,7 @@ function statsPage() {
         rateChart(g.rate_over_time), h("figcaption", { class: "muted" }, `${g.player}: win rate over time (finished games)`))),
       h("h3", {}, "Recent games"),
       h("ul", { class: "log", id: "recent" }, r.recent.map((g) => h("li", {},
-        `${new Date(g.when * 1000).toLocaleString()} · ${g.table ? "at" : "against"} ${g.against} · ${g.won === null ? "unfinished" : g.won ? "won" : "lost"} · ${g.deals} deals, ${g.points} points`))));
+        `${new Date(g.when * 1000).toLocaleString()} · ${g.table ? "at" : "against"} ${g.against} · ${g.won === null ? "unfinished" : g.won ? "won" : "lost"} · ${g.deals} deal${g.deals === 1 ? "" : "s"}, ${g.points} point${g.points === 1 ? "" : "s"}`))));
   }).catch((e) => box.replaceChildren(h("p", { class: "error-box" }, e.message)));
 }
 

@@ -58,7 +58,7 @@ const BezTable = {
         Saved.set(g.id, g.token, g.seat, null);
         this.invites.set(g.id, g.invites);
         location.hash = `#/game/${g.id}`;
-      } catch (e) { err.className = "msg error"; err.textContent = e.message; }
+      } catch (e) { err.className = "msg error"; err.textContent = e.message; seen(err); }
     };
     return h("section", { class: "panel" },
       h("h2", {}, "Play three or four"),
@@ -162,7 +162,7 @@ const BezTable = {
       others.push(h("section", { class: "seat other" + (g.partner === s ? " partner-seat" : ""), "data-seat": s, "aria-label": g.names[s] },
         head(s),
         h("div", { class: "backs", role: "img", "aria-label": `${g.names[s]} holds ${d.hidden[s]} card${d.hidden[s] === 1 ? "" : "s"}` }, backs,
-          h("span", { class: "count" }, `${d.hidden[s]}`)),
+          d.hidden[s] ? h("span", { class: "count" }, `${d.hidden[s]}`) : null), // (no lone "0" once the hand is played out)
         d.known[s].length ? h("div", { class: "muted known" }, said(`Known in hand: ${d.known[s].map(cardText).join(" ")}`)) : null,
         d.table[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"),
           h("div", { class: "cards small shown", "data-seat": s }, d.table[s].map((c) => staticCard(c.card)))) : null,
