@@ -150,8 +150,8 @@ def test_the_games_of_two_are_counted_by_variant() -> None:
         played.setdefault(variant, []).append(play_out(s, rng))
     t = tally(saved_games())
     groups = {"bezique": "computer, level 1 (beginner)",
-              "binocle": "computer, level 1 (beginner), binocle",
-              "rubicon": "computer, level 1 (beginner), rubicon"}
+              "binocle": "computer, level 1 (beginner), Binocle",
+              "rubicon": "computer, level 1 (beginner), Rubicon"}
     for variant, against in groups.items():
         got = t[("Ann", against)]
         mine = played[variant]
@@ -160,7 +160,7 @@ def test_the_games_of_two_are_counted_by_variant() -> None:
         deals = [st for s in mine for st in s.game.all_deals()]
         assert got.deals == len(deals) and got.points == sum(st.scores[0] for st in deals)
     assert t[("Ann", "all")].games == 4
-    assert "Ann against computer, level 1 (beginner), rubicon" in stats_lines()
+    assert "Ann against computer, level 1 (beginner), Rubicon" in stats_lines()
 
 
 def test_of_two_copies_of_one_unfinished_game_the_latest_counts(data_dir: Path) -> None:

@@ -228,7 +228,7 @@ def test_one_deal_games_do_not_say_to_1(served: tuple[str, FastAPI], page: Any) 
     page.goto(site + "/#/games")
     page.wait_for_selector("#games li strong")
     text = page.inner_text("#games")
-    assert "sixpack one deal" in text and "to 1" not in text
+    assert "Six-pack one deal" in text and "to 1" not in text
 
 
 def test_play_again_at_a_table_sets_the_same_table(served: tuple[str, FastAPI],

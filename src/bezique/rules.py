@@ -567,6 +567,17 @@ PRESETS: dict[str, Rules] = {"bezique": BEZIQUE, "binocle": BINOCLE, "rubicon": 
                              "sixpack": SIXPACK, "eightpack": EIGHTPACK, "bezique3": BEZIQUE3,
                              "bezique4": BEZIQUE4}
 
+# Each preset's name as players say it, for the front ends and the statistics.
+VARIANT_TITLES: dict[str, str] = {
+    "bezique": "Bezique", "binocle": "Binocle", "rubicon": "Rubicon", "sixpack": "Six-pack",
+    "eightpack": "Eight-pack", "bezique3": "Three-handed", "bezique4": "Four-handed"}
+
+
+def variant_title(variant: str) -> str:
+    """``"Six-pack"`` for ``"sixpack"``; a variant that is no preset keeps its own name."""
+    return VARIANT_TITLES.get(variant, variant)
+
+
 __all__ = [
     "BEZIQUE",
     "BINOCLE",
@@ -578,7 +589,9 @@ __all__ = [
     "OPTION_NAMES",
     "PRESETS",
     "TEN",
+    "VARIANT_TITLES",
     "MeldKind",
     "Pattern",
     "Rules",
+    "variant_title",
 ]

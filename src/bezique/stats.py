@@ -1,7 +1,7 @@
 """A player's history and statistics, from the games they played (their records): games and
 deals won, average points a deal, the best meld, and the win rate over time, per player and
 per opponent (a level of the computer, or a person) and game of two (Binocle, Rubicon, Six-pack
-and Eight-pack apart from Bezique: "computer, level 2 (casual), rubicon") or, at the tables of
+and Eight-pack apart from Bezique: "computer, level 2 (casual), Rubicon") or, at the tables of
 three and four
 (RULES.md 9.4, 9.5), per kind of table: three-handed, four-handed in partnership, four-handed
 each for themselves.  At a table a deal is won with more points than every other seat (in
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agents.levels import level_label
-from .rules import Rules
+from .rules import Rules, variant_title
 from .scoring import sides
 from .state import State
 
@@ -70,7 +70,7 @@ class GamePlayed:
         who = f"computer, {level_label(self.level)}" if self.level is not None \
             else self.opponent
         # the games of two are not alike: a deal of Rubicon scores several of Bezique's
-        return who if self.variant == "bezique" else f"{who}, {self.variant}"
+        return who if self.variant == "bezique" else f"{who}, {variant_title(self.variant)}"
 
 
 def game_played(states: Sequence[State], seat: int, player: str, opponent: str,

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from ..cards import SUIT_SYMBOLS, card_name, card_symbol, make_card, split_token
 from ..observation import Observation
+from ..rules import variant_title
 from ..state import State
 from .session import NAMES, Session
 from .widgets import CardSlot, card_row, chip, chips
@@ -26,11 +27,6 @@ def token_text(token: str) -> str:
     action for people."""
     card, mark = split_token(token)
     return card_symbol(card) + mark
-
-
-VARIANT_TITLES = {"bezique": "Bezique", "binocle": "Binocle", "rubicon": "Rubicon",
-                  "sixpack": "Six-pack", "eightpack": "Eight-pack",
-                  "bezique3": "Three-handed", "bezique4": "Four-handed"}
 
 
 def goal_text(session: Session) -> str:
@@ -48,7 +44,7 @@ def title_bar(session: Session, width: int | None = None) -> Text:
     columns when given (the agent's name, then the person's, give way before anything is cut).
     """
     rules = session.rules
-    title = VARIANT_TITLES.get(rules.variant, rules.variant)
+    title = variant_title(rules.variant)
     agent = "" if session.opponent else f" ({session.agent_spec.split(':')[0]})"
     line = Text()
     for what, who in ((agent, f"{session.name} · "), ("", f"{session.name} · "), ("", "")):

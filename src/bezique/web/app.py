@@ -28,6 +28,7 @@ from starlette.requests import ClientDisconnect
 from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, level_spec
 from ..cards import RANKS, SUITS
 from ..errors import BeziqueError, RequestError
+from ..rules import variant_title
 from ..schema import WebCreate, WebJoin, WebMessage, WebMine, WebToken, check, parse_json
 from .info import add_info_routes
 from .limits import GAMES_PER_MINUTE, PAGES_PER_MINUTE, RateLimit
@@ -288,7 +289,8 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
                         "practice": live.practice,
                         "waiting_for_friend": waiting(row) > 0 if is_table(row)
                         else row.opponent == FRIEND and row.token_hashes[1] is None,
-                        **row.summary})
+                        **row.summary,
+                        "variant_title": variant_title(live.game.rules.variant)})
         out.sort(key=lambda g: -float(g["updated"]))
         return {"games": out}
 

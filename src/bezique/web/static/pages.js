@@ -123,7 +123,7 @@ function gamesPanel() {
       if (table) {
         return h("li", {},
           h("div", {},
-            h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant} ${playTo(g.variant, g.target)}`),
+            h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant_title} ${playTo(g.variant, g.target)}`),
             h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
           h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open")));
       }
@@ -131,7 +131,7 @@ function gamesPanel() {
       const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
       return h("li", {},
         h("div", {},
-          h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant} ${playTo(g.variant, g.target)}`),
+          h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant_title} ${playTo(g.variant, g.target)}`),
           h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores[me]}–${g.scores[opp]} · ${new Date(g.updated * 1000).toLocaleString()}`)),
         h("div", { class: "actions" },
           h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null && !(g.deal_over && ONE_DEAL.includes(g.variant)) ? "Continue" : "Open"),
