@@ -276,6 +276,7 @@ def test_the_replay_by_keyboard_says_each_step(tmp_path: Path, browser: Any) -> 
         page.evaluate("s => localStorage.setItem('bezique.games', s)", saved)
         page.goto(f"{url}/#/replay/{g['id']}")
         page.wait_for_selector("#replay-step")
+        assert page.query_selector("#replay-deal") is None  # one deal: nothing to choose
         for _ in range(30):
             page.keyboard.press("Tab")
             if page.evaluate(FOCUSED_NAME) == "next step":

@@ -306,7 +306,7 @@ class ReplayPage {
     if (this.said !== here) { this.said = here; BezSpeech.say(spoken(what)); }
     show(h("div", { class: "replay-board" },
       h("div", { class: "replay-controls" },
-        h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), dealSel,
+        h("a", { class: "btn ghost", href: `#/game/${this.id}` }, "Back to the table"), r.deals.length > 1 ? dealSel : null, // (a lone deal needs no choice)
         // (each has a name of its own: a keyboard player keeps it in focus as the page is redrawn)
         h("button", { class: "btn secondary", "aria-label": "start of the deal", "data-action": "replay-start", onclick: () => this.go(0) }, "Start"),
         h("button", { class: "btn secondary", "aria-label": "previous trick", "data-action": "replay-back-trick", onclick: () => this.trickStep(-1) }, "◀◀ trick"),
