@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from test_family_core import check_hidden_independence, play_checked
 
 from bezique import IllegalActionError, Rules, State
-from bezique.cards import card_of, parse_card, rank_of, suit_of
+from bezique.cards import card_name, card_of, parse_card, rank_of, suit_of
 from bezique.scoring import Settlement, settle
 
 # Filler for the hands: plain low cards that make no meld.
@@ -548,3 +548,24 @@ def test_legal_actions_are_distinct_and_their_texts_read_back(variant: str) -> N
             # (the heuristic declares more than a random player: two seats; a table at random)
             s.apply_action(policy.choose(s) if rules.nplayers == 2 else rng.choice(acts))
     assert positions > 100
+
+
+def test_a_swapped_bezique_pair_waits_for_spades_or_diamonds_to_be_trumps() -> None:
+    """``bezique_pair = swap`` in Rubicon (RULES.md 3.1, 9.0): the bezique is Q♣ J♥ only when
+    spades or diamonds are trumps; before any trumps it is Q♠ J♦, as with hearts or clubs.  The
+    engine offered both pairs while trumps were not fixed."""
+    from bezique.record import parse_record, replay_deals
+
+    hands = [["QS", "JH", "KC", "AC", "QC", "KC", "AC", "JC", "JC"],
+             ["QS", "JD", "TC", "QC", "JH", "QS", "TC", "QS", "JD"]]
+    pack = Counter(card_of(p) for p in Rules.preset("rubicon").deck)
+    pack.subtract(parse_card(c) for h in hands for c in h)
+    stock = sorted(pack.elements())
+    record = {"variant": "rubicon", "options": {"bezique_pair": "swap"},
+              "deals": [{"dealer": 0, "hands": hands, "turnup": None,
+                         "stock": [card_name(c) for c in stock],
+                         "actions": ["play TC", "play QS"]}]}
+    state = replay_deals(parse_record(record))[-1].state
+    assert state.trump == -1 and state.current_player() == 1
+    melds = [a for a in state.legal_action_strings() if a.startswith("meld")]
+    assert "meld QS JD" in melds and not any("QC" in m and "JH" in m for m in melds), melds

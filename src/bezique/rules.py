@@ -414,12 +414,14 @@ def _check_trump(trump: int) -> int:
 def _patterns(rules: Rules, trump: int) -> tuple[Pattern, ...]:
     if trump < 0:  # trumps not fixed: each suit's trump melds, then the melds of no suit
         seen: dict[Pattern, None] = {}
+        swapped = (SPADES, DIAMONDS) if rules.bezique_pair == "swap" else ()
         for t in range(4):
             for pat in _patterns(rules, t):
                 shape = rules.melds[pat.kind].shape
                 if shape in ("royal", "sequence", "four", "eight") or (
                     shape in ("pair", "double_pair", "beziques", "grand")
                     and (rules.bezique_pair != "trump" or rules.bezique_fixes_trumps)
+                    and t not in swapped  # with swap, Q♠ J♦ until ♠ or ♦ are trumps
                 ):
                     seen.setdefault(pat)
         return tuple(seen)
