@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from test_family_core import check_hidden_independence, play_checked
 
 from bezique import IllegalActionError, Rules, State
+from bezique import actions as act
 from bezique.cards import parse_card, rank_of, suit_of
 from bezique.scoring import side_winner
 from bezique.tricks import follow_mask
@@ -120,6 +121,65 @@ def test_example_20_a_double_of_both_partners_cards() -> None:
     assert declare(s, 0, "meld QS JD") == 40
     assert declare(s, 2, "meld QS+ JD+ QS JD") == 500
     assert s.side_scores() == (540, 0)
+
+
+def _second_doubles(reform: bool) -> tuple[State, dict[str, int]]:
+    """South (2) lays down a double at once (D1: pairs a and b), North (0) makes a second double
+    of pair a and North's pair c (D2), then South's b-queen is played (D1 broken, D2 intact).
+    The physical cards, by name: qa ja qb jb on South's table, qc jc on North's, qd jd in
+    North's hand."""
+    rules = Rules.preset("bezique4", partner_bezique="either", reform=reform)
+    s = deal4({0: ["QS", "JD", "QS", "JD", "AH", "AH"], 2: ["QS", "JD", "QS", "JD", "AH"]},
+              rules)
+    assert declare(s, 2, "meld QS QS JD JD") == 500
+    assert declare(s, 0, "meld QS+ QS JD+ JD") == 500  # the second double (RULES.md 9.4)
+    (_, d1), (_, d2) = s.meld_log[0]
+    qs, jd = parse_card("QS"), parse_card("JD")
+    cards = {}
+    for name, mask in (("a", d1 & d2), ("b", d1 & ~d2), ("c", d2 & ~d1)):
+        cards["q" + name] = next(p for p in range(256) if mask >> p & 1 and p & 31 == qs)
+        cards["j" + name] = next(p for p in range(256) if mask >> p & 1 and p & 31 == jd)
+    hand = s.hand_masks[0]
+    cards["qd"] = next(p for p in range(256) if hand >> p & 1 and p & 31 == qs)
+    cards["jd"] = next(p for p in range(256) if hand >> p & 1 and p & 31 == jd)
+    while s.phase != "declare":  # a trick where South throws the b-queen
+        plays = [a for a in s.legal_actions() if a < 256]
+        s.apply_action(cards["qb"] if s.current_player() == 2 else min(
+            plays, key=lambda a: (a & 31 in (qs, jd), LOW_FIRST.index(rank_of(a & 31)), a)))
+    s.apply("pass")
+    return s, cards
+
+
+def _double(s: State, cards: dict[str, int], *names: str) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << cards[name]
+    return act.meld_action(mask)
+
+
+def test_a_second_double_takes_a_pair_declared_together_from_an_intact_double() -> None:
+    """RULES.md 9.4: one pair (a Q♠ and J♦ declared together) of an intact double plus a pair
+    never in a double.  D2's pairs are a (from D1) and c; qa with jc entered the beziques in
+    different melds, so they are no pair of D2.  D1 is broken: with ``reform`` (3.3) it is
+    ignored by rule 3, so pair a makes a second double with D2's waiver; without it D1 still
+    refuses its own cards."""
+    for reform in (True, False):
+        s, cards = _second_doubles(reform)
+        win_trick(s, 0)
+        legal = set(s.legal_actions())
+        assert _double(s, cards, "qc", "jc", "qd", "jd") in legal
+        assert _double(s, cards, "qa", "jc", "qd", "jd") not in legal
+        assert _double(s, cards, "qc", "ja", "qd", "jd") not in legal
+        assert (_double(s, cards, "qa", "ja", "qd", "jd") in legal) == reform
+        key = s.key()
+        why = "pair scored together" if reform else "broken"
+        with pytest.raises(IllegalActionError, match=why):
+            s.apply_action(_double(s, cards, "qa", "jc", "qd", "jd"))
+        assert s.key() == key
+        before = s.side_scores()[0]
+        s.apply_action(_double(s, cards, "qa" if reform else "qc", "ja" if reform else "jc",
+                               "qd", "jd"))
+        assert s.side_scores()[0] == before + 500
 
 
 def test_combining_is_judged_against_the_sides_melds_together() -> None:

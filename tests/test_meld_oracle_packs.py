@@ -177,14 +177,14 @@ def candidates(s: State, seat: int, oracle: Oracle) -> dict[tuple[Any, ...], tup
             pools_needs = [([g for c in range(rank, 32, 8) for g in groups.get(c, [])], n)]
         else:
             pools_needs = [(groups.get(c, []), n) for c, n in need]
-        for mask in _masks(pools_needs):
+        for mask in masks(pools_needs):
             sig = signature(s, seat, oracle, mask)
             if sig not in found or found[sig][0].points < kind.points:
                 found[sig] = (kind, mask)
     return found
 
 
-def _masks(pools_needs: list[tuple[list[list[int]], int]]) -> Iterator[int]:
+def masks(pools_needs: list[tuple[list[list[int]], int]]) -> Iterator[int]:
     """The masks taking, for each (groups, n), n cards from those groups (first copies first)."""
     if not pools_needs:
         yield 0
@@ -195,7 +195,7 @@ def _masks(pools_needs: list[tuple[list[list[int]], int]]) -> Iterator[int]:
         for g, k in zip(pools, counts, strict=True):
             for p in g[:k]:
                 here |= 1 << p
-        for tail in _masks(rest):
+        for tail in masks(rest):
             yield here | tail
 
 
@@ -326,7 +326,7 @@ def play_deal(r: Rules, seed: int, rng: random.Random, n: Counts) -> None:
             if engine_melds and rng.random() < 0.9:
                 choice = [_meld_policy(s, seat, oracle, found, rng, engine_melds, reforming)]
         if not choice:
-            choice = [_policy(s, seat, rng, actions)]
+            choice = [play_policy(s, seat, rng, actions)]
         a = choice[0]
         if act.is_meld(a):
             kind, mask = _kind_mask(s, seat, oracle, found, a)
@@ -372,12 +372,13 @@ def _meld_policy(s: State, seat: int, oracle: Oracle, found: dict[Any, tuple[Kin
     return rng.choice(melds)
 
 
-def _policy(s: State, seat: int, rng: random.Random, actions: list[int]) -> int:
+def play_policy(s: State, seat: int, rng: random.Random, actions: list[int],
+                shown_rate: float = 0.45) -> int:
     """Keep court cards and aces, play shown cards often (so melds break and can be re-formed)."""
     plays = [a for a in actions if act.is_play(a)]
     shown = [a for a in plays if s.shown_masks[seat] >> a & 1]
     junk = [a for a in plays if a & 7 in (TEN, 5, 6, 7) and not s.shown_masks[seat] >> a & 1]
-    if shown and rng.random() < 0.45:
+    if shown and rng.random() < shown_rate:
         return rng.choice(shown)
     if junk and rng.random() < 0.9:
         return rng.choice(junk)

@@ -382,6 +382,11 @@ def meld_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int,
             if mm == mask:
                 return f"you have already scored that {m.name}"
             if mm & mask != mm:
+                if rules.second_double and waived < 0 and m.count == 2 == k.count and (
+                        mm & held == mm and k.shape == "beziques" == m.shape):
+                    return (f"a second double takes one {cards_sym(mm)} pair scored "
+                            f"together from a double you still hold whole, and a pair never "
+                            f"in a double")
                 return _subset_problem(held, mm, mask, m.name, k.name)
             if k.points <= m.points:
                 return (
@@ -410,14 +415,17 @@ def meld_problem(rules: Rules, kind: int, mask: int, hand: int, shown: int,
 def _second_double(rules: Rules, mask: int, held: int, log: Log) -> int:
     """RULES.md 9.4's second double: the index in ``log`` of the intact double whose rule 3 the
     double ``mask`` is excused from, or -1.  ``mask`` must be one pair of that double (a Q and
-    a J declared together: the single it grew from, or the rest) and a pair never in a double;
-    the new pair then counts as new for rule 4."""
+    a J declared together: both first met in the same meld of the class, the single the double
+    grew from, the rest of it, or the whole double declared at once) and a pair never in a
+    double; the new pair then counts as new for rule 4.  With ``reform`` a broken double is no
+    obstacle here, as it is none to rule 3."""
     doubles = [i for i, (mk, _) in enumerate(log)
                if rules.melds[mk].shape == "beziques" and rules.melds[mk].count == 2]
     in_doubles = 0
     for i in doubles:
         in_doubles |= log[i][1]
-    sharing = [i for i in doubles if log[i][1] & mask]
+    sharing = [i for i in doubles if log[i][1] & mask
+               and not (rules.reform and log[i][1] & held != log[i][1])]
     if len(sharing) != 1:
         return -1
     i = sharing[0]
@@ -427,10 +435,10 @@ def _second_double(rules: Rules, mask: int, held: int, log: Log) -> int:
         return -1
     if len({p & 31 for p in bits(pair)}) != 2:  # one queen and one jack
         return -1
-    singles = [mm for mk, mm in log[:i]
-               if rules.melds[mk].shape == "beziques" and rules.melds[mk].count == 1
-               and mm & dm == mm]
-    if singles and not any(pair in (sm, dm & ~sm) for sm in singles):
+    cls = rules.melds[log[i][0]].cls
+    first = {next(j for j, (mk, mm) in enumerate(log)
+                  if rules.melds[mk].cls == cls and mm >> p & 1) for p in bits(pair)}
+    if len(first) != 1:
         return -1  # not a pair declared together
     return i
 
