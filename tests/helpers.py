@@ -9,12 +9,13 @@ of ``benchmarks/`` as a module, for the tests of those tools.
 from __future__ import annotations
 
 import importlib.util
+import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from bezique import Rules, State
 from bezique.cards import EIGHT, JACK, NINE, SEVEN, TEN, card_name, parse_card, rank_of, suit_of
@@ -283,3 +284,19 @@ def readme_examples(heading: str) -> list[str]:
     section = rest[:min([e for e in ends if e >= 0], default=len(rest))]
     blocks = section.split("```python\n")[1:]
     return [b.split("```")[0] for b in blocks]
+
+
+C = TypeVar("C")
+
+
+def oracle_run(variant: str, options: dict[str, Any], seeds: range,
+               play_deal: Callable[[Rules, int, random.Random, C], None], counts: C) -> C:
+    """The independent-reading tests' loop (``test_*_oracle*.py``): ``play_deal`` each seed of
+    the preset with these options, one random source named by the case for the choices, the
+    ``counts`` it fills returned (and printed, for ``pytest -s``)."""
+    rules = Rules.preset(variant, **options)
+    rng = random.Random(f"{variant}{options}{seeds.start}")
+    for seed in seeds:
+        play_deal(rules, seed, rng, counts)
+    print(variant, options, counts)
+    return counts

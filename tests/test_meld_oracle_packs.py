@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from helpers import oracle_run
 
 from bezique import Rules, State
 from bezique import actions as act
@@ -403,13 +404,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
 
 
 def run(variant: str, options: dict[str, Any], seeds: range) -> Counts:
-    r = Rules.preset(variant, **options)
-    rng = random.Random(f"{variant}{options}{seeds.start}")
-    n = Counts()
-    for seed in seeds:
-        play_deal(r, seed, rng, n)
-    print(variant, options, n)
-    return n
+    return oracle_run(variant, options, seeds, play_deal, Counts())
 
 
 DEALS = {"rubicon": 60, "sixpack": 30, "eightpack": 20}

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from helpers import oracle_run
 from test_meld_oracle_packs import Kind, card, masks, multisets, play_policy
 
 from bezique import Rules, State
@@ -425,13 +426,7 @@ IDS = [f"{v}-{'-'.join(f'{k}={x}' for k, x in o.items())}" for v, o in CASES]
 
 
 def run(variant: str, options: dict[str, Any], seeds: range) -> Counts:
-    r = Rules.preset(variant, **options)
-    rng = random.Random(f"{variant}{options}{seeds.start}")
-    n = Counts()
-    for seed in seeds:
-        play_deal(r, seed, rng, n)
-    print(variant, options, n)
-    return n
+    return oracle_run(variant, options, seeds, play_deal, Counts())
 
 
 def check(variant: str, options: dict[str, Any], n: Counts) -> None:

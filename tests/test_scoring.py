@@ -259,6 +259,51 @@ def test_brisques_immediate_before_brisques_means_total_less_this_deals_brisques
     assert s.winner == ND
 
 
+def test_brisques_immediate_score_the_last_tricks_10_before_its_brisques() -> None:
+    """RULES.md 2.5: the last trick's 10 comes "before brisques are counted", also when they
+    are counted trick by trick: the final trick's brisques are scored after its 10."""
+    r = rules(brisques="immediate")
+    after = 0
+    for seed in range(40):
+        s = State.new_deal(r, seed=seed, dealer=1)
+        playout(s)
+        *_, ten, last = s.events
+        if last[2] == "brisques":
+            assert ten[:3] == (last[0], 10, "last trick"), s.events
+            after += 1
+        else:
+            assert last[2] == "last trick", s.events
+    assert after > 5
+
+
+@pytest.mark.parametrize("last_trick", ["final", "stock"])
+def test_with_end_check_immediate_the_last_tricks_10_reaches_the_target_first(
+        last_trick: str) -> None:
+    """RULES.md 2.5 and 2.6: a player short of the target by the last trick's 10 wins on it,
+    and that trick's brisques (``brisques = immediate``) are not scored after the game ends."""
+    r = rules(brisques="immediate", last_trick=last_trick, end_check="immediate")
+    for seed in range(40):
+        s = State.new_deal(r, seed=seed, dealer=1)
+        texts = playout(s)
+        i = next(i for i, e in enumerate(s.events) if e[2] == "last trick")
+        if i + 1 == len(s.events) or s.events[i + 1][2] != "brisques":
+            continue
+        seat = s.events[i][0]
+        if s.events[i + 1][0] != seat:
+            continue  # (the 24th trick's 10, then the 25th trick's brisques of the other)
+        before = sum(e[1] for e in s.events[:i] if e[0] == seat)
+        totals = tuple(T - 10 - before if k == seat else 0 for k in range(2))
+        s2 = State.new_deal(r, seed=seed, dealer=1, totals=totals)  # type: ignore[arg-type]
+        for text in texts:
+            if s2.is_terminal():
+                break
+            s2.apply(text)
+        assert s2.winner == seat and s2.events[-1] == s.events[i], s2.events
+        assert s2.game_scores[seat] == T
+        return
+    raise AssertionError("no deal scored brisques on the trick that scores the 10")
+
+
 def test_tie_break_with_last_trick_stock_is_the_winner_of_the_24th_trick() -> None:
     # With `last_trick = stock` the 24th trick is "the last trick" (RULES.md 2.5): its taker
     # scores the 10 and also wins the final tie of 2.6.

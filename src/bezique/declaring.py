@@ -358,11 +358,7 @@ class Declaring(Position):
 
     def _end_deal(self) -> None:
         rules = self.rules
-        win = self._last
-        if rules.last_trick == "final":
-            self._score(win, rules.last_trick_points, "last trick", "final")
-            if self.phase_id == OVER:
-                return
+        win = self._last  # (the last trick's points are scored: State._trick_ends)
         if rules.settlement == "portland":  # each deal is a game: settle it (RULES.md 9.0.7)
             self.phase_id = OVER
             self._winner = self.settlement().winner

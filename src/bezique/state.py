@@ -373,11 +373,15 @@ class State(Plays):
             self.won_masks = (w[0] | both, w[1]) if win == 0 else (w[0], w[1] | both)
             points = self._points
             pts = points[lead & 7] + points[p & 7]
+            late = 0  # brisques scored after this trick's last-trick points (RULES.md 2.5)
             if pts:
                 b = self._bris
                 self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
                 if self.rules.brisques == "immediate":
-                    self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
+                    if self._scores_last(self.trick_count + 1):
+                        late = pts
+                    else:
+                        self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
             self.lead_card = -1
             tricks = self.trick_count = self.trick_count + 1
             self._last = win
@@ -388,7 +392,7 @@ class State(Plays):
                 self._dmelds = 0
                 self._dseven = False
             else:
-                self._trick_ends(win, tricks)
+                self._trick_ends(win, tricks, late, f"{card_name(lead)} {card_name(p)}")
         else:
             self._follow_n(seat, p, 2 if self._duel >= 0 else len(hands))
         self._prev = snap
@@ -412,28 +416,54 @@ class State(Plays):
         pts = sum(rules.card_points[c & 7] for c in cards)
         self._trick = ()
         self._sync_extra()
+        late = 0  # brisques scored after this trick's last-trick points (RULES.md 2.5)
+        words = ""
         if pts:
             self._bris = _set(self._bris, best_seat, self._bris[best_seat] + pts)
             if rules.brisques == "immediate":
-                self._score(best_seat, pts, "brisques", " ".join(card_name(c) for c in cards))
+                words = " ".join(card_name(c) for c in cards)
+                if self._scores_last(self.trick_count + 1):
+                    late = pts
+                else:
+                    self._score(best_seat, pts, "brisques", words)
         self.lead_card = -1
         tricks = self.trick_count = self.trick_count + 1
         self._last = best_seat
         self.turn = best_seat
-        self._trick_ends(best_seat, tricks)
+        self._trick_ends(best_seat, tricks, late, words)
 
-    def _trick_ends(self, win: int, tricks: int) -> None:
-        """After the ``tricks``-th trick, won by ``win``: the last trick's points, the duels,
-        then the declaring turn while the stock lasts, else the next lead or the deal's end."""
+    def _scores_last(self, tricks: int) -> bool:
+        """Whether the ``tricks``-th trick scores the last trick's points: the last stock trick
+        with ``last_trick = stock``, else the deal's last trick and a first duel's last."""
+        last_at_stock, total = self._tricks_at
+        if last_at_stock >= 0:
+            return tricks == last_at_stock
+        rules = self.rules
+        return tricks == total or (
+            len(self.hand_masks) == 4 and rules.four_hand_end == "duels"
+            and tricks == rules.stock_tricks + rules.hand_size)
+
+    def _trick_ends(self, win: int, tricks: int, late: int = 0, words: str = "") -> None:
+        """After the ``tricks``-th trick, won by ``win``: the last trick's points, then the
+        trick's ``late`` brisques (``brisques = immediate``: the 10 comes first, RULES.md 2.5),
+        the duels, then the declaring turn while the stock lasts, else the next lead or the
+        deal's end."""
         if self.phase_id == OVER:  # end_check = immediate ended the game on the brisques
             return
+        rules = self.rules
         last_at_stock, total = self._tricks_at
         if tricks == last_at_stock:  # last_trick = stock
-            self._score(win, self.rules.last_trick_points, "last trick", "stock")
+            self._score(win, rules.last_trick_points, "last trick", "stock")
+        elif tricks == total and rules.last_trick == "final":
+            self._score(win, rules.last_trick_points, "last trick", "final")
+        if self.phase_id == OVER:
+            return
+        if len(self.hand_masks) == 4 and rules.four_hand_end == "duels":
+            self._duels_go_on(win, tricks)
             if self.phase_id == OVER:
                 return
-        if len(self.hand_masks) == 4 and self.rules.four_hand_end == "duels":
-            self._duels_go_on(win, tricks)
+        if late:
+            self._score(win, late, "brisques", words)
             if self.phase_id == OVER:
                 return
         if self.stock_pos < self._nstock:
