@@ -309,7 +309,7 @@ class Model:
     dump: list[int] = field(default_factory=list)  # the policy's suit to throw away, per seat
     rich: set[int] = field(default_factory=set)  # a rich deal's cards that meld: kept
     first_out: list[bool] = field(default_factory=list)  # the seat has played a card
-    reached: int | None = None  # end_check = immediate: the seat whose score reached the target
+    reached: int | None = None  # end_check = immediate: who reached the target (seat or side)
 
     # ------------------------------------------------------------------ the deal
 
@@ -349,12 +349,15 @@ class Model:
 
     def score(self, seat: int, points: int) -> None:
         """One scoring event.  With ``end_check = immediate`` the game ends at the first that
-        takes a player to the target, and nothing scores after it (2.6)."""
+        takes a player (in a partnership, a side: 9.5, "side scores add") to the target, and
+        nothing scores after it (2.6); the winner is that seat, or that side's number."""
         if self.reached is not None:
             return
         self.scores[seat] += points
-        if self.r.end_check == "immediate" and self.scores[seat] >= self.r.target:
-            self.reached = seat
+        mate = self.mate(seat)
+        total = self.scores[seat] + (self.scores[mate] if mate >= 0 else 0)
+        if self.r.end_check == "immediate" and total >= self.r.target:
+            self.reached = self.side(seat)
 
     def side(self, seat: int) -> int:
         return seat % 2 if self.sp.players == 4 and self.r.partnership else seat
@@ -844,6 +847,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("bezique4", {"partnership": False, "four_hand_end": "duels"}),
     ("bezique4", {"partnership": False, "four_hand_end": "duels", "brisques": "immediate",
                   "end_check": "immediate", "target": 200}),
+    ("bezique4", {"four_hand_end": "duels", "brisques": "immediate", "end_check": "immediate",
+                  "target": 300}),
 ]
 IDS = [f"{v}-{'-'.join(f'{k}={x}' for k, x in o.items())}" for v, o in CASES]
 DEALS = {"bezique": 200, "binocle": 200, "rubicon": 120, "sixpack": 60, "eightpack": 40,
