@@ -374,14 +374,16 @@ class State(Plays):
             points = self._points
             pts = points[lead & 7] + points[p & 7]
             late = 0  # brisques scored after this trick's last-trick points (RULES.md 2.5)
+            words = ""
             if pts:
                 b = self._bris
                 self._bris = (b[0] + pts, b[1]) if win == 0 else (b[0], b[1] + pts)
                 if self.rules.brisques == "immediate":
+                    words = f"{card_name(lead)} {card_name(p)}"
                     if self._scores_last(self.trick_count + 1):
                         late = pts
                     else:
-                        self._score(win, pts, "brisques", f"{card_name(lead)} {card_name(p)}")
+                        self._score(win, pts, "brisques", words)
             self.lead_card = -1
             tricks = self.trick_count = self.trick_count + 1
             self._last = win
@@ -392,7 +394,7 @@ class State(Plays):
                 self._dmelds = 0
                 self._dseven = False
             else:
-                self._trick_ends(win, tricks, late, f"{card_name(lead)} {card_name(p)}")
+                self._trick_ends(win, tricks, late, words)
         else:
             self._follow_n(seat, p, 2 if self._duel >= 0 else len(hands))
         self._prev = snap
