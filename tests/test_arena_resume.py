@@ -80,3 +80,17 @@ def test_resume_from_the_command(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "Traceback" not in bad.output
     assert bad.output.strip().splitlines() == [
         "bezique: error: --resume needs --save DIR: the folder of the records to go on from"]
+
+
+def test_resume_into_an_empty_folder_says_it_starts_afresh(tmp_path: Path) -> None:
+    """A mistyped folder would otherwise start a long match from scratch without a word."""
+    args = ["arena", "random", "random:seed=3", "--deals", "2", "--json"]
+    fresh = CliRunner().invoke(main, args)
+    missing = tmp_path / "no-such-run"
+    run = CliRunner().invoke(main, [*args, "--save", str(missing), "--resume"])
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.stdout) == json.loads(fresh.stdout)
+    assert run.stderr.strip() == (f"note: {missing} holds no saved records yet, so the match "
+                                  f"starts from its first deal")
+    again = CliRunner().invoke(main, [*args, "--save", str(missing), "--resume"])
+    assert again.exit_code == 0 and again.stderr == ""

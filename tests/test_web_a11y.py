@@ -15,18 +15,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from live_site import TIMEOUT_MS, served_at
 from test_web import Seat, make_client, new_game, ws_url
-from test_web_e2e import (  # noqa: F401 (fixtures)
-    browser,
-    practice_game,
-    seed_with_a_marriage,
-    served_at,
-    site,
-)
+from test_web_e2e import practice_game, seed_with_a_marriage
 
 from bezique.web.app import create_app
 
-TIMEOUT_MS = 15000
 CARD = r"(ace|ten|king|queen|jack|nine|eight|seven) of (spades|hearts|diamonds|clubs)"
 SYMBOLS = re.compile("[♠♥♦♣]")
 FOCUSED_NAME = "() => document.activeElement.getAttribute('aria-label')"
@@ -55,7 +49,7 @@ def test_each_script_the_page_loads_is_served_and_small(tmp_path: Path) -> None:
     assert 'aria-live="polite"' in page and 'role="alert"' in page
 
 
-def test_cards_and_piles_have_names_in_words(site: str, browser: Any) -> None:  # noqa: F811
+def test_cards_and_piles_have_names_in_words(site: str, browser: Any) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
     seed, _ = seed_with_a_marriage()
@@ -78,7 +72,7 @@ def test_cards_and_piles_have_names_in_words(site: str, browser: Any) -> None:  
     assert not errors
 
 
-def test_what_changed_is_said_once_in_live_regions(site: str, browser: Any) -> None:  # noqa: F811
+def test_what_changed_is_said_once_in_live_regions(site: str, browser: Any) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
     seed, _ = seed_with_a_marriage()
@@ -131,7 +125,7 @@ NEWS = """() => {
 }"""
 
 
-def test_the_news_of_a_view_in_words(site: str, browser: Any) -> None:  # noqa: F811
+def test_the_news_of_a_view_in_words(site: str, browser: Any) -> None:
     """The announcement of each kind of change (made by BezSpeech.news from two views)."""
     page = _page(browser, [])
     page.goto(site + "/")
@@ -149,7 +143,7 @@ def test_the_news_of_a_view_in_words(site: str, browser: Any) -> None:  # noqa: 
     ]
 
 
-def test_a_hint_is_shown_in_words_not_by_colour_only(site: str, browser: Any) -> None:  # noqa: F811
+def test_a_hint_is_shown_in_words_not_by_colour_only(site: str, browser: Any) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
     page.emulate_media(reduced_motion="reduce")  # (no lift: the hinted card does not move)
@@ -165,7 +159,7 @@ def test_a_hint_is_shown_in_words_not_by_colour_only(site: str, browser: Any) ->
     assert not errors
 
 
-def test_a_keyboard_player_goes_on_in_the_new_page(site: str, browser: Any) -> None:  # noqa: F811
+def test_a_keyboard_player_goes_on_in_the_new_page(site: str, browser: Any) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
     page.goto(site + "/")
@@ -183,7 +177,7 @@ def test_a_keyboard_player_goes_on_in_the_new_page(site: str, browser: Any) -> N
     assert not errors
 
 
-def test_every_page_fits_a_phone_and_a_page_zoomed_to_200_percent(site: str, browser: Any) -> None:  # noqa: F811
+def test_every_page_fits_a_phone_and_a_page_zoomed_to_200_percent(site: str, browser: Any) -> None:
     errors: list[str] = []
     page = _page(browser, errors)
     seed, _ = seed_with_a_marriage()
@@ -209,7 +203,7 @@ def _luminance(rgb: tuple[float, float, float]) -> float:
     return 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2])
 
 
-def test_a_broken_meld_is_readable(site: str, browser: Any) -> None:  # noqa: F811
+def test_a_broken_meld_is_readable(site: str, browser: Any) -> None:
     """A broken meld's tag (a card of it was played) keeps a readable contrast (4.5:1)."""
     page = _page(browser, [])
     seed, _ = seed_with_a_marriage()
@@ -228,7 +222,7 @@ def test_a_broken_meld_is_readable(site: str, browser: Any) -> None:  # noqa: F8
     assert ratio >= 4.5, ratio
 
 
-def test_the_focused_card_is_not_under_the_next_one_on_a_phone(site: str, browser: Any) -> None:  # noqa: F811
+def test_the_focused_card_is_not_under_the_next_one_on_a_phone(site: str, browser: Any) -> None:
     page = _page(browser, [], width=375, height=800)  # (a phone's hand: the cards overlap)
     seed, _ = seed_with_a_marriage()
     practice_game(page, site, seed)
@@ -243,7 +237,7 @@ def test_the_focused_card_is_not_under_the_next_one_on_a_phone(site: str, browse
     }""")
 
 
-def test_the_tutorial_says_each_step(site: str, browser: Any) -> None:  # noqa: F811
+def test_the_tutorial_says_each_step(site: str, browser: Any) -> None:
     page = _page(browser, [])
     page.goto(site + "/#/tutorial")
     page.wait_for_selector("#tutorial-next")
@@ -257,7 +251,7 @@ def test_the_tutorial_says_each_step(site: str, browser: Any) -> None:  # noqa: 
     assert page.get_attribute("#tutorial", "aria-live") is None  # (made afresh: never heard)
 
 
-def test_the_replay_by_keyboard_says_each_step(tmp_path: Path, browser: Any) -> None:  # noqa: F811
+def test_the_replay_by_keyboard_says_each_step(tmp_path: Path, browser: Any) -> None:
     db, rng = tmp_path / "g.db", random.Random(2)
     with make_client(db) as client:  # a deal played to its end, by the protocol
         g = new_game(client, opponent="computer", level=1, seed=5, name="Ann")
@@ -295,7 +289,7 @@ def test_the_replay_by_keyboard_says_each_step(tmp_path: Path, browser: Any) -> 
         assert page.evaluate(FOCUSED_NAME) == "next step"
 
 
-def test_the_home_and_invitation_controls_have_names_of_their_own(site: str, browser: Any) -> None:  # noqa: F811
+def test_the_home_and_invitation_controls_have_names_of_their_own(site: str, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()

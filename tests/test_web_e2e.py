@@ -6,29 +6,13 @@ missing browser is an error, so the test can never be skipped silently there."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import socket
-import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-import uvicorn
+from live_site import TIMEOUT_MS
 
 from bezique.cards import KING, QUEEN, card_name, make_card
 from bezique.game import Game
 from bezique.rules import Rules
-from bezique.web.app import create_app
-
-CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium"),
-                             shutil.which("chromium-browser")) if p and Path(p).exists()), None)
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-TIMEOUT_MS = 15000
 
 
 def seed_with_a_marriage() -> tuple[int, list[str]]:
@@ -41,55 +25,6 @@ def seed_with_a_marriage() -> tuple[int, list[str]]:
             if k in hand and q in hand:
                 return seed, [card_name(k), card_name(q)]
     raise AssertionError("no deal with a marriage in 1000 seeds")  # pragma: no cover
-
-
-@contextlib.contextmanager
-def served_at(app: Any) -> Iterator[str]:
-    """``app`` served by uvicorn in a thread on a free local port: its address, while open."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 15
-    while not server.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[str]:
-    app = create_app(tmp_path / "games.db", computer_delay=0.05)
-    with served_at(app) as url:
-        yield url
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        missing = "no chromium found: install Debian's chromium (apt-get install -y chromium)"
-        if os.environ.get("BEZIQUE_REQUIRE_BROWSER", "").strip() not in ("", "0"):
-            pytest.fail(f"{missing}; BEZIQUE_REQUIRE_BROWSER is set, so the browser test must run")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 CARDS_OF = "els => els.map(e => e.dataset.card)"

@@ -2,22 +2,20 @@
 the computer while the others had all left, a table's absent player given to the computer even
 when the server restarted in between (or when they never opened a page after taking their
 seat), and one copy of a game in memory however pages open while games leave memory; in a
-real Chromium (test_web_e2e's browser fixture: skipped without one, unless
+real Chromium (the browser fixture of conftest.py: skipped without one, unless
 BEZIQUE_REQUIRE_BROWSER), a double click acts once, without a stale refusal shown."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from test_web import Seat
-from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
 
 from bezique.web.app import create_app
 from bezique.web.manager import Manager
@@ -172,15 +170,8 @@ def test_a_page_opened_while_its_game_leaves_memory_plays_the_one_copy(tmp_path:
 # ---------------------------------------------------------------------- in a real browser
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
-    app = create_app(tmp_path / "games.db", workers=0, games_per_minute=0)
-    with served_at(app) as url:
-        yield url, app
-
-
 def test_a_double_click_on_undo_takes_back_one_move(served: tuple[str, FastAPI],
-                                                    browser: Any) -> None:  # noqa: F811
+                                                    browser: Any) -> None:
     """Undo (and "Next deal") went without the view's version: a double click on Undo took
     back two moves.  And a second click on a card, refused because the game had moved on,
     left "the game has moved on since that view" on the screen though nothing was wrong."""

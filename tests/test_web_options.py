@@ -4,15 +4,10 @@ is refused with the engine's own message and starts nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from test_web import make_client, new_game
-from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
-
-from bezique.web.app import create_app
 
 
 def _view(client: Any, game: dict[str, Any]) -> dict[str, Any]:
@@ -68,17 +63,11 @@ def test_a_bad_option_is_refused_and_starts_nothing(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- in the browser
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[str]:
-    with served_at(create_app(tmp_path / "games.db", computer_delay=0.0, workers=0)) as url:
-        yield url
-
-
 def test_house_rules_typed_on_the_home_page_are_played_and_shown(
-        site: str, browser: Any) -> None:  # noqa: F811 (the fixture)
+        fast_site: str, browser: Any) -> None:
     page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
     page.set_default_timeout(15000)
-    page.goto(site + "/")
+    page.goto(fast_site + "/")
     page.click("details:has(#house-rules) summary")
     page.fill("#house-rules", "last_trik=stock")  # misspelt: refused, no game starts
     page.click("#start-computer")
@@ -91,7 +80,7 @@ def test_house_rules_typed_on_the_home_page_are_played_and_shown(
     assert page.inner_text("#house-rules-shown") == (
         "House rules: seven=played, last_trick=stock")  # (in the order of RULES.md 6)
     # a table takes them too
-    page.goto(site + "/")
+    page.goto(fast_site + "/")
     page.click("details:has(#house-rules) summary")
     page.fill("#house-rules", "four_hand_end=duels")
     page.select_option("#tvariant", "bezique4")

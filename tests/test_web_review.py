@@ -16,15 +16,12 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
+from live_site import TIMEOUT_MS
 
 from bezique.game import Game
 from bezique.rules import Rules
 from bezique.web.app import create_app
 from bezique.web.replay import replay_frames
-
-TIMEOUT_MS = 15000
-
 
 # ---------------------------------------------------------------------- in-process
 
@@ -85,15 +82,8 @@ def test_the_replay_of_a_one_deal_game_shows_trumps_only_once_fixed() -> None:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
-    app = create_app(tmp_path / "games.db", workers=0, games_per_minute=0)
-    with served_at(app) as url:
-        yield url, app
-
-
-@pytest.fixture
-def page(served: tuple[str, FastAPI], browser: Any) -> Iterator[Any]:  # noqa: F811
-    """A fresh page of the browser (test_web_e2e's fixture: skipped without a Chromium, an
+def page(served: tuple[str, FastAPI], browser: Any) -> Iterator[Any]:
+    """A fresh page of the browser (conftest.py's fixture: skipped without a Chromium, an
     error then if BEZIQUE_REQUIRE_BROWSER is set, as in CI)."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     try:

@@ -9,16 +9,10 @@ Without a Chromium the browser tests are skipped, unless ``BEZIQUE_REQUIRE_BROWS
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
+from live_site import TIMEOUT_MS
 
-from bezique.web.app import create_app
-
-TIMEOUT_MS = 15000
 CARD = r"(ace|ten|king|queen|jack|nine|eight|seven) of (spades|hearts|diamonds|clubs)"
 SYMBOLS = re.compile("[♠♥♦♣]")
 VERSION = "document.body.dataset.version"
@@ -31,14 +25,6 @@ HEARD = """() => {
   new MutationObserver(() => { if (live.textContent) window.heard.push(live.textContent); })
     .observe(live, { childList: true, characterData: true, subtree: true });
 }"""
-
-
-@pytest.fixture
-def fast_site(tmp_path: Path) -> Iterator[str]:
-    """The site with the computer moving at once, in a thread (no worker process to start)."""
-    app = create_app(tmp_path / "games.db", computer_delay=0.0, workers=0)
-    with served_at(app) as url:
-        yield url
 
 
 def _table(chromium: Any, site: str, errors: list[str]) -> Any:
@@ -85,7 +71,7 @@ def _names(page: Any) -> list[str]:
 
 
 def test_a_tables_cards_hands_stock_and_melds_have_names_in_words(
-        fast_site: str, browser: Any) -> None:  # noqa: F811
+        fast_site: str, browser: Any) -> None:
     errors: list[str] = []
     page = _table(browser, fast_site, errors)
     hand = page.get_by_role("button", name=re.compile(rf"^Play {CARD}$"))
@@ -117,7 +103,7 @@ def test_a_tables_cards_hands_stock_and_melds_have_names_in_words(
 
 
 def test_what_changed_at_a_table_is_said_once_in_live_regions(
-        fast_site: str, browser: Any) -> None:  # noqa: F811
+        fast_site: str, browser: Any) -> None:
     errors: list[str] = []
     page = _table(browser, fast_site, errors)
     page.wait_for_function(
@@ -197,7 +183,7 @@ NEWS = """() => {
 }"""
 
 
-def test_the_news_of_a_table_view_in_words(fast_site: str, browser: Any) -> None:  # noqa: F811
+def test_the_news_of_a_table_view_in_words(fast_site: str, browser: Any) -> None:
     """The announcement of each kind of change at a table (BezSpeech.tableNews, two views)."""
     page = browser.new_context().new_page()
     page.goto(fast_site + "/")

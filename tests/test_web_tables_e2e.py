@@ -7,25 +7,11 @@ Without a Chromium the test is skipped, unless ``BEZIQUE_REQUIRE_BROWSER=1`` (CI
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
+from live_site import TIMEOUT_MS
 
-from bezique.web.app import create_app
-
-TIMEOUT_MS = 15000
 VERSION = "document.body.dataset.version"
-
-
-@pytest.fixture
-def fast_site(tmp_path: Path) -> Iterator[str]:
-    """The site with the computer moving at once, in a thread (no worker process to start)."""
-    app = create_app(tmp_path / "games.db", computer_delay=0.0, workers=0)
-    with served_at(app) as url:
-        yield url
 
 
 def _page(chromium: Any, errors: list[str], **viewport: int) -> Any:
@@ -56,7 +42,7 @@ def _move(page: Any, seen: dict[str, int]) -> None:
 
 
 def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
-        fast_site: str, browser: Any) -> None:  # noqa: F811 (the fixture)
+        fast_site: str, browser: Any) -> None:
     errors: list[str] = []
     ann = _page(browser, errors, width=1200, height=900)
     ann.goto(fast_site + "/")
@@ -141,7 +127,7 @@ def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
 
 
 def test_alone_with_computers_a_hint_lights_up_and_undo_takes_the_move_back(
-        fast_site: str, browser: Any) -> None:  # noqa: F811 (the fixture)
+        fast_site: str, browser: Any) -> None:
     errors: list[str] = []
     ann = _page(browser, errors, width=1200, height=900)
     ann.goto(fast_site + "/")

@@ -6,17 +6,13 @@ seats and two sides fits its column on a desktop screen without a sideways scrol
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from test_fourhanded import deal4, win_trick
-from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
 
 from bezique import Rules, State
 from bezique.scoring import sides
-from bezique.web.app import create_app
 from bezique.web.seats import TABLE
 from bezique.web.store import GameRow
 from bezique.web.tableview import table_view
@@ -106,15 +102,8 @@ def test_no_reason_is_given_when_the_highest_total_wins() -> None:
     pytest.fail("no game won by the higher total among the seeds")
 
 
-@pytest.fixture
-def fast_site(tmp_path: Path) -> Iterator[str]:
-    app = create_app(tmp_path / "games.db", computer_delay=0.0, workers=0)
-    with served_at(app) as url:
-        yield url
-
-
 @pytest.mark.parametrize("width", [1200, 900])
-def test_the_scoreboard_of_four_seats_fits_its_column(fast_site: str, browser: Any,  # noqa: F811
+def test_the_scoreboard_of_four_seats_fits_its_column(fast_site: str, browser: Any,
                                                       width: int) -> None:
     """Four seats and two sides, with four-figure totals: the table stays inside its panel
     and the page does not scroll sideways (it used to overflow the 250-pixel column)."""

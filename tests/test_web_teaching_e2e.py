@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_web_e2e import TIMEOUT_MS, browser, site  # noqa: F401  (fixtures)
+from live_site import TIMEOUT_MS
 
 from bezique.howto import section_titles
 
@@ -20,7 +20,7 @@ def _move(page: Any, selector: str) -> None:
     page.wait_for_function(MY_MOVE, arg=version, timeout=TIMEOUT_MS)
 
 
-def test_rules_name_hint_motion_statistics_and_tutorial(site: str, browser: Any) -> None:  # noqa: F811
+def test_rules_name_hint_motion_statistics_and_tutorial(site: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1200, "height": 900},
                             reduced_motion="no-preference")
     errors: list[str] = []

@@ -12,17 +12,13 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from test_web_e2e import browser, served_at  # noqa: F401 (the browser fixture)
+from live_site import TIMEOUT_MS
 
-from bezique.web.app import create_app
-
-TIMEOUT_MS = 15000
 DESK = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 MID = {"width": 600, "height": 900}
@@ -31,14 +27,7 @@ FIRST_CELLS = "els => els.map(e => e.cells[0].innerText)"
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
-    app = create_app(tmp_path / "games.db", workers=0, games_per_minute=0)
-    with served_at(app) as url:
-        yield url, app
-
-
-@pytest.fixture
-def open_page(browser: Any) -> Iterator[Any]:  # noqa: F811
+def open_page(browser: Any) -> Iterator[Any]:
     """A function opening a fresh page at a viewport size; no page may raise an error."""
     contexts: list[Any] = []
     errors: list[str] = []

@@ -4,6 +4,7 @@ three or four at one table (:mod:`bezique.arena_tables`)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -45,6 +46,9 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
     try:
         rules, games, deals, count, workers = match_setup(games, deals, variant, options, jobs,
                                                           ray)
+        if resume and save is not None and not _has_records(Path(save)):
+            click.echo(f"note: {save} holds no saved records yet, so the match starts from its "
+                       f"first deal", err=True)
         if rules.nplayers > 2:
             _table(rules, (agent_a, agent_b, *more), games, deals, count, seed, workers, ray,
                    save, resume, as_json)
@@ -84,6 +88,12 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
                f"(95% interval {lo:+.1f} to {hi:+.1f})")
     if save:
         click.echo(f"records saved in {save}")
+
+
+def _has_records(folder: Path) -> bool:
+    """Whether ``folder`` holds a record a match wrote (``deal-*.json`` or ``game-*.json``)."""
+    return folder.is_dir() and any(f for pattern in ("deal-*.json", "game-*.json")
+                                   for f in folder.glob(pattern))
 
 
 def _table(rules: Rules, agents: tuple[str, ...], games: int | None, deals: int | None,

@@ -1,0 +1,46 @@
+"""The site served for real, for the tests that drive it in a browser: a free local port,
+uvicorn in a thread, and where Debian's Chromium is (the fixtures are in ``conftest.py``)."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium"),
+                             shutil.which("chromium-browser")) if p and Path(p).exists()), None)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+TIMEOUT_MS = 15000
+
+
+@contextlib.contextmanager
+def served_at(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free local port: its address, while open."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 15
+    while not server.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
