@@ -57,7 +57,7 @@ def test_cards_and_piles_have_names_in_words(site: str, browser: Any) -> None:
     hand = page.get_by_role("button", name=re.compile(rf"^Play {CARD}$"))
     assert hand.count() == 8
     # eight face-down cards are one picture with a count, not eight pictures to step through
-    assert page.get_by_role("img", name="Computer (level 1 beginner) holds 8 cards").count() == 1
+    assert page.get_by_role("img", name="Computer holds 8 cards").count() == 1
     assert page.get_by_role("img", name="face-down card").count() == 0
     assert page.get_by_role("img", name="online").count() == 2  # (not a green dot only)
     stock = re.compile(rf"^Stock: 47 cards; turn-up {CARD}$")
@@ -87,7 +87,7 @@ def test_what_changed_is_said_once_in_live_regions(site: str, browser: Any) -> N
         ".test(document.getElementById('live').textContent)")
     assert page.evaluate("l => l === document.getElementById('live') && l.isConnected", live)
     said = page.inner_text("#live")
-    assert not SYMBOLS.search(said) and said.count("Computer (level 1 beginner)") <= 2, said
+    assert not SYMBOLS.search(said) and said.count("Computer") <= 2, said
     # the status is not a live region made afresh at each redraw (a screen reader says nothing)
     assert page.get_attribute("#status", "aria-live") is None
     # an error is said as an alert

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fourhanded import deal4, declare, win_trick
-from test_web import ALLOWED_KEYS, Seat
+from test_web import ALLOWED_KEYS, Seat, make_client
 
 import bezique.web.manager as manager_module
 from bezique import Rules, State
@@ -515,6 +515,50 @@ def test_computers_of_any_level_play_a_table(tmp_path: Path) -> None:
             seats = {p for p, _ in live.game.state.history()}
             assert seats >= {1, 2, 3}
     assert not scan.problems, scan.problems[:5]
+
+
+
+@pytest.mark.parametrize("variant", ["bezique", "bezique4"])
+def test_a_computer_is_named_by_its_seat_and_its_level_said_beside_it(tmp_path: Path,
+                                                                       variant: str) -> None:
+    """On a phone "Computer 3 (level 5 expert)" took two lines wherever it was named (the
+    seat, the trick, the scores, every line of the log): the page names a computer by its
+    seat, the view gives its level for the seat's tag, and the records keep the whole name."""
+    two = variant == "bezique"  # (the table scan checks a table's views)
+    with (make_client(tmp_path / "g.db") if two else
+          table_client(tmp_path / "g.db", TableScan())) as client:
+        if two:
+            g = create(client, opponent="computer", level=5, name="Ann")
+            short, levels, whole = ["Ann", "Computer"], None, ["Ann", "Computer (level 5 expert)"]
+        else:
+            g = create(client, variant=variant, level=1, name="Ann",
+                       seats=[{"kind": "computer", "level": lv} for lv in (3, 5, 2)])
+            short = ["Ann", "Computer 2", "Computer 3", "Computer 4"]
+            levels = [3, 5, 2]
+            whole = ["Ann", "Computer 2 (level 3 club)", "Computer 3 (level 5 expert)",
+                     "Computer 4 (level 2 casual)"]
+        live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
+        with client.websocket_connect(ws_url(g["id"], g["token"])) as w0:
+            me = Seat(w0)
+            me.first()
+            logged = 0
+            for _ in range(3):
+                catch_up([me], live.row.version)
+                while not me.view["deal"]["your_turn"]:
+                    me.recv()
+                view = me.view
+                assert view["game"]["names"] == short
+                assert "(level" not in repr(view["deal"]["log"])
+                logged += sum(short[1] in line["text"] for line in view["deal"]["log"])
+                d = view["deal"]
+                assert me.act("pass" if "pass" in d["legal"] else d["legal"][0])["type"] == "ack"
+        assert logged > 0  # the computers' moves were logged, by their short names
+        if levels:
+            assert [s["level"] for s in view["game"]["seats"][1:]] == levels
+        assert live.row.names == whole
+        # the replay (and the downloaded record: test_web_teaching) keeps the whole names
+        replay = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
+        assert replay.json()["names"] == whole
 
 
 def _row(n: int) -> GameRow:

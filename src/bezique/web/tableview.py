@@ -23,7 +23,7 @@ from ..scoring import sides
 from .live import LiveGame
 from .seats import alone_with_computers, is_away, seats_view, waiting
 from .store import GameRow
-from .views import hand_cards, seat_view, table_cards
+from .views import hand_cards, seat_view, shown_names, table_cards
 
 
 def view_for(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
@@ -141,13 +141,14 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
         drew = card_name(obs.draws[-1])
     totals = [obs.totals[i] + obs.scores[i] for i in range(n)]
     partner = rules.partner(seat)
+    names = shown_names(row)
     return {
         "type": "state",
         "game": {
             "id": row.id, "opponent": row.opponent, "level": row.level,
             "variant": rules.variant, "target": rules.target, "options": rules.options(),
             "you": seat,
-            "names": list(row.names), "online": online, "version": row.version,
+            "names": names, "online": online, "version": row.version,
             "deal": deal_number, "totals": totals, "winner": obs.winner,
             "seats": seats_view(row, online, seat),
             "partnership": partner >= 0,
@@ -160,7 +161,7 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
             "can_undo": alone_with_computers(row, seat) and not is_away(row, seat)
             and obs.winner is None and any(p == seat for p, _ in obs.actions),
             "finished_deals": deal_number - (0 if obs.phase == "over" else 1),
-            "win_reason": win_reason(obs, list(row.names), obs.seat),
+            "win_reason": win_reason(obs, names, obs.seat),
         },
         "deal": {
             "trump": SUITS[obs.trump] if obs.trump >= 0 else None,
@@ -190,7 +191,7 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
             "melds_available": melds,
             "specials": [a for a in ("exchange", "seven", "offer", "pass") if a in legal],
             "legal": sorted(legal),
-            "log": _log(obs, list(row.names)),
+            "log": _log(obs, names),
             "drew": drew,
         },
     }

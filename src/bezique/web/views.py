@@ -28,6 +28,27 @@ def display_key(card: int) -> tuple[int, int]:
     return (DISPLAY_SUITS.index(suit_of(card)), rank_of(card))
 
 
+def shown_names(row: GameRow) -> list[str]:
+    """The seats' names as the game's page shows them: a computer by its seat's number alone
+    ("Computer 2", "Computer"), its level said once beside it (the seat's tag), where the records
+    and the list of games keep the whole name ("Computer 2 (level 5 expert)"): on a phone the
+    whole name takes two lines at every mention.
+
+    >>> row = GameRow(id="g", created=0, updated=0, opponent=COMPUTER, level=5, agent_spec="",
+    ...               agent_seed=0, seed=1, token_hashes=[], invite_hash=None,
+    ...               names=["Ann", "Computer (level 5 expert)"], record={}, version=0)
+    >>> shown_names(row)
+    ['Ann', 'Computer']
+    """
+    names = list(row.names)
+    for seat, name in enumerate(names):
+        computer = (row.seats[seat].get("kind") == COMPUTER if row.seats
+                    else row.opponent == COMPUTER and seat == 1)
+        if computer and name.endswith(")") and " (level " in name:
+            names[seat] = name[:name.index(" (level ")]
+    return names
+
+
 def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]:
     """The cards, name and points of a ``meld ...`` action text."""
     cards = [split_token(tok)[0] for tok in text.split()[1:]]
@@ -116,7 +137,7 @@ def build_view(
     seat, other = obs.seat, 1 - obs.seat
     legal = set(obs.legal)
     rules = obs.rules
-    names = list(row.names)
+    names = shown_names(row)
     hand = hand_cards(obs, legal)
 
     def table(s: int) -> list[dict[str, Any]]:

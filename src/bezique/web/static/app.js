@@ -10,6 +10,8 @@ const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
 // the same names as the terminal game's (bezique.narrate.LEVEL_NAMES; a test keeps them equal)
 const LEVEL_NAMES = { 1: "Beginner", 2: "Casual", 3: "Club", 4: "Strong", 5: "Expert" };
+// a computer's level beside its name ("level 5 expert", as the records' names say it)
+const levelWords = (level) => `level ${level}${LEVEL_NAMES[level] ? " " + LEVEL_NAMES[level].toLowerCase() : ""}`;
 // what the server says about itself: the address for invitation links, and whether it listens
 // only on this computer (filled in by /api/server at start)
 let SERVER = { public_url: null, loopback: false };

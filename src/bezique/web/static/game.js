@@ -178,6 +178,7 @@ class GamePage {
       ((on) => h("span", { class: "dot" + (on ? " on" : ""), role: "img", title: on ? "online" : "away", "aria-label": on ? "online" : "away" }))(
         g.online[seat] || (g.opponent === "computer" && seat !== me)),
       h("span", { class: "name" }, seat === me ? `${g.names[seat]} (you)` : g.names[seat]),
+      seat !== me && g.opponent === "computer" ? h("span", { class: "seat-tag" }, levelWords(g.level)) : null,
       d.dealer === seat ? h("span", { class: "dealer" }, "dealer") : null,
       d.turn === seat && d.phase !== "over" && !g.waiting_for_friend ? h("span", { class: "turn-flag" }, seat === me ? "your turn" : "to play") : null);
 

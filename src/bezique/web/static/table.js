@@ -140,7 +140,7 @@ const BezTable = {
     const tag = (s) => {
       const info = g.seats[s];
       if (info.empty) return h("span", { class: "seat-tag" }, "waiting for them to sit");
-      if (info.kind === "computer") return h("span", { class: "seat-tag" }, "computer");
+      if (info.kind === "computer") return h("span", { class: "seat-tag" }, levelWords(info.level));
       if (info.away) return h("span", { class: "seat-tag away" }, "away · the computer plays");
       return null;
     };
