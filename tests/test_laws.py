@@ -167,7 +167,7 @@ def test_binocle_has_no_eights_or_sevens() -> None:
     good = State.new_deal(r, seed=1)
     hands = [[card_of(p) for p in h] for h in good.deal_hands]
     hands[0][0] = parse_card("8S")
-    with pytest.raises(RecordError, match="there is no 8S in a binocle pack"):
+    with pytest.raises(RecordError, match="Binocle is played without 8S"):
         State.from_cards(r, hands, card_of(good.turnup_card), [card_of(p) for p in good.stock])
 
 

@@ -19,7 +19,7 @@ from typing import Final
 
 from .cards import card_name, make_card, parse_card
 from .errors import RecordError
-from .rules import Rules, cut_bounds
+from .rules import Rules, cut_bounds, variant_title
 
 Deal = tuple[list[list[int]], int, list[int]]  # hands (one per seat), turn-up or -1, stock
 
@@ -120,12 +120,12 @@ def checked_deal(rules: Rules, hands: Sequence[Sequence[int | str]], turnup: int
         else:
             card = c
         if card not in allowed:
-            raise RecordError(f"there is no {card_name(card)} in a {rules.variant} pack")
+            raise RecordError(f"{variant_title(rules.variant)} is played without "
+                              f"{card_name(card)}")
         k = seen[card]
         if k >= rules.copies:
-            raise RecordError(
-                f"too many {card_name(card)}: a {rules.variant} pack has {rules.copies}"
-            )
+            raise RecordError(f"too many {card_name(card)}: {variant_title(rules.variant)} is "
+                              f"played with {rules.copies} of each card")
         seen[card] = k + 1
         return k * 32 + card
 

@@ -26,7 +26,7 @@ from .cards import JACK, KING, QUEEN, card_name, card_of, make_card, parse_card,
 from .deal import assumed_cut
 from .errors import BeziqueError, ProtocolError
 from .melds import fixed_trump
-from .rules import Rules
+from .rules import Rules, variant_title
 from .state import State
 from .table_world import points_known, points_refused, table_world
 
@@ -249,9 +249,10 @@ def build_world(pos: Position) -> State:
     tu = () if pos.turnup is None else (pos.turnup,)
     for c in (*pos.hand, *tu, *fixed.values()):
         if pool[c] <= 0:
-            raise ProtocolError(f"too many {card_name(c)}: a {rules.variant} pack has "
-                                f"{copies}" if c in pool else
-                                f"there is no {card_name(c)} in a {rules.variant} pack")
+            title = variant_title(rules.variant)
+            raise ProtocolError(f"too many {card_name(c)}: {title} is played with {copies} of "
+                                f"each card" if c in pool else
+                                f"{title} is played without {card_name(c)}")
         pool[c] -= 1
     for c in showed.values():
         if pool[c] <= 0:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from .cards import card_name, card_of, make_card, parse_card, rank_of, suit_of
 from .errors import BeziqueError, IllegalActionError, ProtocolError
-from .rules import Rules
+from .rules import Rules, variant_title
 from .state import State
 from .tricks import beats, follow_mask
 
@@ -72,8 +72,8 @@ def table_world(rules: Rules, seat: int, dealer: int, hand: Sequence[int], turnu
                 stocked.remove(c)
                 stocked.reverse()
                 continue
-            raise ProtocolError(f"too many {card_name(c)}: a {rules.variant} pack has "
-                                f"{rules.copies}")
+            raise ProtocolError(f"too many {card_name(c)}: {variant_title(rules.variant)} is "
+                                f"played with {rules.copies} of each card")
         pool[c] -= 1
     rng = random.Random(seed)
     last: str = "no deal fits these actions"
