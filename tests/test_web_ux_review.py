@@ -188,3 +188,54 @@ def test_a_four_handed_trick_is_one_row_on_a_phone(served: tuple[str, FastAPI],
     width, screen = page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width <= screen, (width, screen)
+
+
+LAPTOP = {"width": 1280, "height": 800}
+
+
+def _melded_game(site: str, variant: str) -> dict[str, Any]:
+    """A practice game of ``variant`` against level 1 (the same cards and moves every run),
+    played here over HTTP, declaring whatever it can, until both seats have cards on the table
+    and it is this seat's turn to play a card."""
+    g: dict[str, Any] = httpx.post(f"{site}/api/games", json={
+        "opponent": "computer", "level": 1, "variant": variant, "seed": 4}).json()
+    rng = random.Random(3)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        d = _state(site, g["id"], g["token"])["deal"]
+        assert d["phase"] != "over", "the deal ended before both seats declared"
+        if d["turn"] != 0:
+            time.sleep(0.02)  # the computer's move
+            continue
+        if all(d["table"]) and d["phase"] in ("lead", "follow"):
+            return g
+        legal = d["legal"]
+        melds = [a for a in legal if a.startswith("meld")]
+        plays = [a for a in legal if a.startswith("play")]
+        _act(site, g["id"], g["token"],
+             melds[0] if melds else "pass" if "pass" in legal else rng.choice(plays or legal))
+    raise AssertionError("the game did not get there within a minute")
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "sixpack"])
+def test_a_laptop_shows_the_hand_without_scrolling(fast_site: str, open_page: Any,
+                                                   variant: str) -> None:
+    """At 1280 x 800, once melds lay on the table the hand was 200 px below the window: every
+    move needed a scroll.  The cards on the table now sit beside the hidden hand and beside
+    one's own hand, the cards are smaller on a short screen, and Six-pack's twelve cards
+    overlap in one row."""
+    site = fast_site
+    g = _melded_game(site, variant)
+    page = open_page(LAPTOP)
+    _open_seat(page, site, g["id"], g["token"])
+    assert page.locator("#my-table .card").count() and page.locator("#opp-table .card").count()
+    hand = page.locator("#hand").bounding_box()
+    assert hand["y"] + hand["height"] <= LAPTOP["height"], hand
+    tops = page.eval_on_selector_all("#hand button.card", TOPS)
+    assert len(tops) >= 5 and len(set(tops)) == 1, tops
+    fresh = _friend_game(site, variant, 0)  # the whole hand: Rubicon's 9, Six-pack's 12
+    _open_seat(page, site, fresh["id"], fresh["token"])
+    tops = page.eval_on_selector_all("#hand button.card", TOPS)
+    assert len(tops) == (9 if variant == "rubicon" else 12) and len(set(tops)) == 1, tops
+    hand = page.locator("#hand").bounding_box()
+    assert hand["y"] + hand["height"] <= LAPTOP["height"], hand

@@ -187,9 +187,11 @@ class GamePage {
     for (let i = 0; i < d.opponent_hidden; i++) backs.push(h("div", { class: "card", "aria-hidden": "true" }, backImg()));
     const oppSeat = h("section", { class: "seat opp", "aria-label": "opponent" },
       head(opp),
-      h("div", { class: "backs", role: "img", "aria-label": `${g.names[opp]} holds ${d.opponent_hidden} card${d.opponent_hidden === 1 ? "" : "s"}` }, backs),
-      d.table[opp].length ? h("div", {}, h("div", { class: "label" }, "On the table"),
-        h("div", { class: "cards small", id: "opp-table" }, d.table[opp].map((c) => staticCard(c.card)))) : null,
+      // the hidden hand, and beside it (where the width allows) the cards on the table
+      h("div", { class: "seat-row" },
+        h("div", { class: "backs", role: "img", "aria-label": `${g.names[opp]} holds ${d.opponent_hidden} card${d.opponent_hidden === 1 ? "" : "s"}` }, backs),
+        d.table[opp].length ? h("div", { class: "on-table" }, h("div", { class: "label" }, "On the table"),
+          h("div", { class: "cards small", id: "opp-table" }, d.table[opp].map((c) => staticCard(c.card)))) : null),
       meldTags(opp));
 
     // middle: stock, trick
@@ -270,11 +272,15 @@ class GamePage {
         d.drew ? h("span", { class: "sub" }, said(`You drew ${cardText(d.drew)}.`)) : null),
       summary,
       declare,
-      d.table[me].length ? h("div", {}, h("div", { class: "label" }, "Your cards on the table"),
-        h("div", { class: "cards small keyed", id: "my-table" }, tableButtons)) : null,
+      // the melds, then the cards on the table and beside them (where the width allows) the
+      // hand: on a short screen the hand stays in sight without scrolling
       meldTags(me),
-      d.hand.length ? h("div", { class: "label" }, "Your hand") : null,
-      h("div", { class: "cards hand", id: "hand" }, handButtons),
+      h("div", { class: "seat-row" },
+        d.table[me].length ? h("div", { class: "on-table" }, h("div", { class: "label" }, "Your cards on the table"),
+          h("div", { class: "cards small keyed", id: "my-table" }, tableButtons)) : null,
+        h("div", { class: "in-hand" },
+          d.hand.length ? h("div", { class: "label" }, "Your hand") : null,
+          h("div", { class: "cards hand", id: "hand" }, handButtons))),
       msg);
 
     // side: scores, invite, log
