@@ -16,7 +16,14 @@ from test_tui import first_legal, game_screen, make_app, press_for, screen_text,
 from textual.widgets import RichLog, Static
 
 from bezique.cli import main
-from bezique.tui.session import PlayConfig, Session, numbered_save, numbered_saves, save_path
+from bezique.tui.session import (
+    PlayConfig,
+    Session,
+    numbered_save,
+    numbered_saves,
+    save_description,
+    save_path,
+)
 from bezique.tui.table import melds_text, opponent_panel
 
 
@@ -70,6 +77,21 @@ async def test_a_new_game_keeps_the_unfinished_one_as_a_numbered_save() -> None:
     assert "current:" in out.output and "1: bezique, level 1" in out.output
     assert "--resume 1" in out.output
 
+
+
+@pytest.mark.parametrize("variant", ["bezique", "rubicon"])
+def test_the_list_of_saves_gives_the_scores_the_game_shows(variant: str) -> None:
+    """``--saves`` added the deal in play to the game's scores, which already hold it: a game
+    standing at 50 to 0 was listed as "you 100 · computer 0"."""
+    s = Session.new(PlayConfig(level=1, seed=4, variant=variant), save_path())
+    rng = random.Random(1)
+    while s.state.scores[0] == 0:
+        if s.human_to_act():
+            s.play(rng.choice(s.observation().legal))
+        else:
+            s.computer_move()
+    a, b = s.state.game_scores
+    assert a > 0 and save_description(save_path()).endswith(f"you {a} · computer {b}")
 
 async def test_a_second_new_game_keeps_the_next_number_and_resume_n_goes_on() -> None:
     unfinished_game(1)

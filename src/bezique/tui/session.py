@@ -188,12 +188,9 @@ def save_description(path: Path) -> str:
         return f"cannot be read ({e})"
     over = "finished" if s.game_over() else f"deal {s.deal_number()}"
     head = f"{s.rules.variant}, {s.strength()}, {over}, "
-    if s.seats != 2:
-        return head + " · ".join(f"{'you' if i == 0 else s.names[i]} {g}"
-                                 for i, g in enumerate(s.state.game_scores))
-    a, b = s.state.game_scores
-    d0, d1 = s.state.scores
-    return head + f"you {a + d0} · computer {b + d1}"
+    # (the game's scores include the deal in play)
+    return head + " · ".join(f"{'you' if i == 0 else s.names[i] if s.seats != 2 else 'computer'} "
+                             f"{g}" for i, g in enumerate(s.state.game_scores))
 
 
 @dataclass
