@@ -368,3 +368,32 @@ def test_a_damaged_save_is_one_line_and_exit_2(tmp_path: Path, text: str) -> Non
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("variant", "options", "seeds"), [
+    ("bezique", {}, range(3)),
+    ("rubicon", {}, range(3)),
+    ("sixpack", {"cut_bonus": True}, [*range(3), 159]),  # 159: seat 0 is dealt carte blanche
+])
+def test_the_end_of_deal_rows_add_up_to_the_deal(variant: str, options: dict[str, Any],
+                                                  seeds: list[int]) -> None:
+    """The rows of the end-of-deal table left out carte blanche (and the cut bonus): a Six-pack
+    deal's melds and last trick made 3360 where "This deal" said 3610."""
+    from bezique import Rules
+    from bezique.game import Game
+    from bezique.tui.words import deal_summary
+
+    rules = Rules.preset(variant, **options)
+    extras = 0
+    for seed in seeds:
+        state = Game(rules, seed=seed).state
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_action_strings()
+            state.apply("carte" if "carte" in legal else rng.choice(legal))
+        for seat, d in enumerate(deal_summary(state)):
+            counted = d.brisques if rules.settlement != "portland" else 0
+            parts = sum(p for _, p in d.melds) + d.sevens + d.last_trick + d.cut + counted
+            assert parts == d.deal == state.scores[seat], (seed, seat, d)
+            extras += d.cut + sum(p for n, p in d.melds if n == "carte blanche")
+    assert extras > 0 or variant != "sixpack"

@@ -92,6 +92,8 @@ def summary_table(s: Session, st: State) -> Table:
         return ", ".join(f"{n} {p}" for n, p in d.melds) or "-"
 
     table.add_row("Melds", *(melds(d) for d in rows))
+    if s.rules.cut_bonus:
+        table.add_row("Cut", *(str(d.cut) for d in rows))
     if s.rules.turnup:
         table.add_row("Sevens", *(str(d.sevens) for d in rows))
     table.add_row("Last trick", *(str(d.last_trick) for d in rows))

@@ -150,12 +150,13 @@ def _drawn(before: State, after: State, seat: int) -> str:
 class DealSummary:
     """One seat's account of a finished deal."""
 
-    melds: tuple[tuple[str, int], ...]
+    melds: tuple[tuple[str, int], ...]  # carte blanche among them (RULES.md 9.0.4)
     sevens: int
     last_trick: int
     brisques: int
     deal: int
     game: int
+    cut: int = 0  # the cut bonus (Six- and Eight-pack, RULES.md 9.2)
 
 
 def deal_summary(state: State) -> tuple[DealSummary, ...]:
@@ -163,12 +164,16 @@ def deal_summary(state: State) -> tuple[DealSummary, ...]:
     out = []
     for seat in range(state.rules.nplayers):
         melds: list[tuple[str, int]] = []
-        sevens = last = bris = 0
+        sevens = last = bris = cut = 0
         for s, pts, reason, detail in state.events:
             if s != seat:
                 continue
             if reason == "meld":
                 melds.append((detail, pts))
+            elif reason == "carte":
+                melds.append(("carte blanche", pts))
+            elif reason == "cut":
+                cut += pts
             elif reason in ("seven", "turnup"):
                 sevens += pts
             elif reason == "last trick":
@@ -176,5 +181,5 @@ def deal_summary(state: State) -> tuple[DealSummary, ...]:
             elif reason == "brisques":
                 bris += pts
         out.append(DealSummary(tuple(melds), sevens, last, bris, state.scores[seat],
-                               state.game_scores[seat]))
+                               state.game_scores[seat], cut))
     return tuple(out)
