@@ -16,6 +16,7 @@ from test_tui import first_legal, game_screen, make_app, press_for, screen_text,
 from textual.widgets import RichLog, Static
 
 from bezique.cli import main
+from bezique.tui.app import BeziqueApp
 from bezique.tui.session import (
     PlayConfig,
     Session,
@@ -25,6 +26,7 @@ from bezique.tui.session import (
     save_path,
 )
 from bezique.tui.table import melds_text, opponent_panel
+from bezique.tui.widgets import HandView
 
 
 @pytest.fixture(autouse=True)
@@ -397,3 +399,20 @@ def test_the_end_of_deal_rows_add_up_to_the_deal(variant: str, options: dict[str
             assert parts == d.deal == state.scores[seat], (seed, seat, d)
             extras += d.cut + sum(p for n, p in d.melds if n == "carte blanche")
     assert extras > 0 or variant != "sixpack"
+
+
+async def test_six_packs_eleventh_and_twelfth_cards_have_keys() -> None:
+    """A Six-pack hand has twelve cards; keys 1-9 and 0 reached ten of them, and the prompt
+    said "1-0".  The keys - and = (beside 0 on a keyboard) choose the eleventh and twelfth."""
+    app = BeziqueApp(PlayConfig(level=1, seed=3, variant="sixpack"), save_path(), delay=0,
+                     show_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        hand = game_screen(app).query_one("#hand", HandView)
+        assert len(hand.slots) == 12
+        for key, index in (("minus", 10), ("equals_sign", 11), ("0", 9), ("1", 0)):
+            await pilot.press(key)
+            assert hand.selected == index, key
+        text = screen_text(app)
+        assert "1-9 0 - =" in text and "1-0" not in text
+        assert re.search(r"9\s+0\s+-\s+=", text), text  # the labels under the cards

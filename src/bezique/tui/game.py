@@ -37,7 +37,7 @@ from .table import (
     token_text,
 )
 from .table_seats import declare_title_n, opponents_panel, score_panel_n, table_text_n
-from .widgets import HandView
+from .widgets import KEY_LABELS, HandView
 
 
 class ChoiceList(OptionList):
@@ -57,6 +57,8 @@ class GameScreen(Screen[None]):
         Binding("enter", "confirm", "Play"),
         Binding("space", "confirm", "", show=False),
         *[Binding(str(k), f"number({k})", "", show=False) for k in range(10)],
+        Binding("minus", "number(11)", "", show=False),  # Six-pack's 11th and 12th cards
+        Binding("equals_sign", "number(12)", "", show=False),
         Binding("d", "draw", "Draw"),
         Binding("c", "carte", "Carte blanche"),
         Binding("o", "offer", "Offer"),
@@ -259,7 +261,7 @@ class GameScreen(Screen[None]):
         self.option_actions = actions
         choices = self.query_one("#choices", OptionList)
         choices.clear_options()
-        choices.add_options([Option(f"{i + 1 if i < 9 else ' '} {label}")
+        choices.add_options([Option(f"{KEY_LABELS[i] if i < len(KEY_LABELS) else ' '} {label}")
                              for i, (_, label, _) in enumerate(entries)])
         choices.highlighted = 0
 
@@ -360,7 +362,8 @@ class GameScreen(Screen[None]):
         self.query_one("#hand", HandView).move(delta)
 
     def action_number(self, k: int) -> None:
-        """Select card (or option) number ``k`` (0 is the tenth)."""
+        """Select card (or option) number ``k`` (key 0 is the tenth, keys - and = the eleventh and
+        twelfth)."""
         i = 9 if k == 0 else k - 1
         if self._mode == "declare":
             ch = self.query_one("#choices", OptionList)

@@ -18,7 +18,7 @@ from ..observation import Observation
 from ..rules import variant_title
 from ..state import State
 from .session import NAMES, Session
-from .widgets import CardSlot, card_row, chip, chips
+from .widgets import KEY_LABELS, CardSlot, card_row, chip, chips
 from .words import seat_names
 
 
@@ -216,8 +216,9 @@ def prompt(obs: Observation, deal_over: bool, playable: int) -> str:
         return "The deal is over."
     if not obs.my_turn:
         return "The computer is playing…"
-    n = min(playable, 10)
-    keys = f"←/→ or 1-{n % 10}" if n > 1 else "←/→"
+    n = min(playable, len(KEY_LABELS))
+    keys = ("←/→" if n < 2 else f"←/→ or 1-{n}" if n < 10 else
+            "←/→ or 1-9 " + " ".join(KEY_LABELS[9:n]))  # 10 to 12 cards: 1-9 0 - =
     carte = " · c: carte blanche" if "carte" in obs.legal else ""
     if obs.phase == "lead":
         return f"Your lead: {keys}, Enter" + (carte or " to play")

@@ -169,12 +169,16 @@ def _face_style(slot: CardSlot, sel: bool, colour: bool) -> str:
     return style
 
 
+# The keys that choose the first twelve cards (or declarations), as the row of a keyboard.
+KEY_LABELS = "1234567890-="
+
+
 def _label(i: int, sel: bool, labels: bool) -> str:
     if not labels:
         return " "
     if sel:
         return "▲"
-    return str((i + 1) % 10) if i < 10 else " "
+    return KEY_LABELS[i] if i < len(KEY_LABELS) else " "
 
 
 def _label_style(sel: bool, colour: bool) -> str:
