@@ -74,6 +74,12 @@ def test_house_rules_typed_on_the_home_page_are_played_and_shown(
     page.wait_for_selector(".msg.error")
     assert "unknown option 'last_trik'" in page.inner_text(".msg.error")
     assert "#/game/" not in page.url
+    # the game's length has a control of its own: the message says which (it quoted the API)
+    page.fill("#house-rules", "target=300")
+    page.click("#start-computer")
+    page.wait_for_function("() => document.querySelector('.msg.error').textContent"
+                           ".includes('Play to')")
+    assert "#/game/" not in page.url
     page.fill("#house-rules", "last_trick=stock seven=played")
     page.click("#start-computer")
     page.wait_for_selector("#house-rules-shown")

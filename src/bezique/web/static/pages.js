@@ -22,6 +22,7 @@ function houseRules() {
   for (const item of (box ? box.value : "").split(/[\s,]+/).filter(Boolean)) {
     const [name, value, more] = item.split("=");
     if (!name || value === undefined || value === "" || more !== undefined) throw new Error(`House rule "${item}" must be written name=value, such as last_trick=stock`);
+    if (name === "target") throw new Error("The game's length is chosen under \"Play to\", not among the house rules");
     options[name] = value === "true" ? true : value === "false" ? false : /^[0-9]+$/.test(value) ? +value : value;
   }
   return options;
@@ -80,7 +81,7 @@ function homePage() {
       h("p", {}, "The classic card game of marriages, beziques and brisques, for two, three or four."),
       h("div", { class: "field name-field" }, h("label", { for: "name" }, "Your name (shown to your opponent and in the records)"), nameIn),
       h("details", { class: "field name-field" }, h("summary", {}, "House rules"),
-        h("label", { for: "house-rules" }, "Rule options for the next game, name=value (see How to play and RULES.md 6): e.g. last_trick=stock seven=played"),
+        h("label", { for: "house-rules" }, "Rule options for the next game, name=value (the list is under House rules in How to play): e.g. last_trick=stock seven=played"),
         h("input", { type: "text", id: "house-rules", maxlength: 300, placeholder: "none: the standard rules", autocomplete: "off" })),
       PlayerName.get() ? null : h("p", { class: "new-player" }, "New to the game? ", h("a", { href: "#/tutorial", class: "btn secondary", id: "start-tutorial" }, "Try the tutorial deal"))),
     h("div", { class: "panels" },
