@@ -56,7 +56,8 @@ def result_text(s: Session) -> str:
         win = "You win" if res.winner == 0 else f"{names[res.winner]} wins"
         return (f"{win} the game and score{'' if res.winner == 0 else 's'} {res.value}.\n"
                 f"{words[0].upper()}{words[1:]}.")
-    reason = win_reason(st, names, you=0)  # a game won on the count of brisques says so
+    # a game won on the count of brisques says so (in mid-sentence: "the computer's brisques")
+    reason = win_reason(st, names if s.seats > 2 else ["you", "the computer"], you=0)
     return _winner_text(s, names) + (f"\n{reason}" if reason else "")
 
 
