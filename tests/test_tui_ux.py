@@ -416,3 +416,22 @@ async def test_six_packs_eleventh_and_twelfth_cards_have_keys() -> None:
         text = screen_text(app)
         assert "1-9 0 - =" in text and "1-0" not in text
         assert re.search(r"9\s+0\s+-\s+=", text), text  # the labels under the cards
+
+
+async def test_a_new_game_after_the_game_starts_from_its_choices() -> None:
+    """After a resumed game, "n: new game" opened the start screen on the defaults (level 3,
+    1000 points) rather than the choices of the game just played."""
+    from textual.widgets import Input, RadioSet
+
+    from bezique.tui.start import StartScreen
+
+    play_out(Session.new(PlayConfig(level=1, seed=3, target=300), save_path()),
+             random.Random(1))
+    app = make_app(resume=True)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        assert app.screen.query_one("#target", Input).value == "300"
+        assert app.screen.query_one("#level", RadioSet).pressed_index == 0  # level 1

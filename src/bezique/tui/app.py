@@ -113,9 +113,10 @@ class BeziqueApp(GameHost):
         except BeziqueError:
             return False
 
-    def new_game_screen(self) -> None:
-        """The start screen."""
-        self._switch(StartScreen(self.config, self._can_resume()))
+    def new_game_screen(self, config: PlayConfig | None = None) -> None:
+        """The start screen (showing ``config``'s choices, else those of the last game
+        started)."""
+        self._switch(StartScreen(config or self.config, self._can_resume()))
 
     def _switch(self, screen: Screen[Any]) -> None:
         # the stack is [default, our screen, modals...]: keep one screen of ours

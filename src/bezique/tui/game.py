@@ -316,19 +316,25 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         self.proceed()
 
+    def _same_config(self) -> PlayConfig:
+        """The choices this game was started with (a new shuffle)."""
+        s = self.session
+        options = dict(s.rules.options())
+        target = options.pop("target", None)
+        return PlayConfig(level=s.level, variant=s.rules.variant,
+                          target=target if isinstance(target, int) else None, options=options,
+                          opponent=s.opponent, name="" if s.name == "You" else s.name)
+
     def _after_summary(self, choice: str | None) -> None:
         self._summary_open = False
         app = self.app
         assert isinstance(app, GameHost)
         if choice == "quit":
             app.exit()
-        elif choice == "new":
-            app.new_game_screen()
+        elif choice == "new":  # the start screen, showing the choices of this game
+            app.new_game_screen(self._same_config())
         elif choice == "again":
-            s = self.session
-            app.start_game(PlayConfig(level=s.level, variant=s.rules.variant,
-                                      options=dict(s.rules.options()), opponent=s.opponent,
-                                      name="" if s.name == "You" else s.name))
+            app.start_game(self._same_config())
         elif choice == "undo":
             self.action_undo()
         else:

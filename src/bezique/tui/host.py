@@ -21,8 +21,9 @@ class GameHost(App[None]):
         """Go on with the saved game."""
         raise NotImplementedError
 
-    def new_game_screen(self) -> None:
-        """The start screen."""
+    def new_game_screen(self, config: PlayConfig | None = None) -> None:
+        """The start screen (showing ``config``'s choices, else those of the last game
+        started)."""
         raise NotImplementedError
 
     def action_rules(self) -> None:
