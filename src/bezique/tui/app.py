@@ -61,7 +61,7 @@ SummaryScreen { align: center middle; }
 #start-right #variant-label { margin-top: 0; }
 #start-buttons { height: 3; margin-top: 1; }
 #start-buttons Button { margin-right: 1; min-width: 8; }
-#start-status { height: 1; padding: 0 1; }
+#start-status { height: auto; max-height: 4; padding: 0 1; }
 """
 
 
