@@ -171,6 +171,7 @@ def test_friend_waits_then_a_whole_game_ends_with_its_deals_and_play_again(
     rows = page.eval_on_selector_all("#final-scores tbody tr", "els => els.map(e => e.innerText)")
     assert rows[0].startswith("Deal 1") and rows[-1].startswith("Final score")
     assert "win" in page.inner_text("#winner")
+    assert page.inner_text("#status") == "Game over."  # the winner once, in the banner
     old = page.url
     page.click("#play-again")
     page.wait_for_function("u => location.href !== u", arg=old)

@@ -268,7 +268,8 @@ class GamePage {
     const tableButtons = d.table[me].map((c) => cardButton(c, "table"));
     const mySeat = h("section", { class: "seat me" + (d.your_turn && !drawing ? " my-turn" : ""), "aria-label": "your seat" },
       h("div", { class: "me-head" }, head(me), tools),
-      h("div", { class: "status", id: "status" }, said(this.statusLine()), // (its news: say, in onMessage)
+      // (its news: say, in onMessage; once the game is won the banner below says by whom)
+      h("div", { class: "status", id: "status" }, said(g.winner !== null ? "Game over." : this.statusLine()),
         d.drew ? h("span", { class: "sub" }, said(`You drew ${cardText(d.drew)}.`)) : null),
       summary,
       declare,
