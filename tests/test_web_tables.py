@@ -559,6 +559,7 @@ def test_a_computer_is_named_by_its_seat_and_its_level_said_beside_it(tmp_path: 
         # the replay (and the downloaded record: test_web_teaching) keeps the whole names
         replay = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
         assert replay.json()["names"] == whole
+        assert replay.json()["one_deal"] is False  # its seats' scores are the game's totals
 
 
 def _row(n: int) -> GameRow:
@@ -625,3 +626,13 @@ def test_no_seat_can_tell_worlds_apart_from_its_messages(variant: str, seed: int
             if other != seat:
                 assert len(msg["deal"]["known"][other]) <= msg["deal"]["hidden"][other]
         assert sorted(c["card"] for c in msg["deal"]["hand"]) == sorted(hidden.elements())
+
+
+def test_the_replay_says_whether_its_scores_are_a_game_or_a_deal(tmp_path: Path) -> None:
+    """The replay labelled each seat's number "score": in a game to 1000 it is the game's
+    running total (the page now says "game"), in a one-deal game the deal's points."""
+    with make_client(tmp_path / "g.db") as client:
+        for variant, one_deal in (("bezique", False), ("rubicon", True)):
+            g = create(client, opponent="computer", level=1, variant=variant)
+            r = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
+            assert r.status_code == 200 and r.json()["one_deal"] is one_deal

@@ -309,7 +309,9 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
         live, seat = manager.seat_or_refuse(game_id, token)
         rec = finished_record(live)
         return {"id": game_id, "you": seat, "names": live.row.names,
-                "variant": live.game.rules.variant, "deals": replay_frames(rec)}
+                "variant": live.game.rules.variant, "deals": replay_frames(rec),
+                # each deal a game of its own (its points), or the game's running totals
+                "one_deal": live.game.rules.settlement == "portland"}
 
     @app.websocket("/ws/{game_id}")
     async def ws(websocket: WebSocket, game_id: str, token: str = "") -> None:

@@ -298,7 +298,7 @@ class ReplayPage {
       r.deals.map((d, i) => h("option", { value: i, selected: i === this.deal }, `Deal ${i + 1}`)));
     const seat = (s) => h("section", { class: "seat" },
       h("div", { class: "seat-head" }, h("span", { class: "name" }, names[s]), r.deals[this.deal].dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
-        h("span", { class: "muted" }, `score ${f.scores[s]}`)),
+        h("span", { class: "muted" }, `${r.one_deal ? "points" : "game"} ${f.scores[s]}`)),
       h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
       f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
     const what = f.action === null ? "The deal" :
