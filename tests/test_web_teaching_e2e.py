@@ -90,6 +90,16 @@ def test_rules_name_hint_motion_statistics_and_tutorial(site: str, browser: Any)
     assert "Ann" in page.inner_text("#stats-table")
     assert page.query_selector("svg.rate-chart")
     assert "unfinished" in page.inner_text("#recent")
+    # one player's name: said once, above the table, not in a column of its own; and on a
+    # phone the whole table fits the screen (its last columns were behind a sideways scroll)
+    assert page.inner_text("#stats-table caption") == "Ann"
+    assert "Player" not in page.inner_text("#stats-table thead")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    page.wait_for_selector("#stats-table")
+    assert page.evaluate("(t => t.scrollWidth <= t.clientWidth)"
+                         "(document.getElementById('stats-table'))")
+    page.set_viewport_size({"width": 1200, "height": 900})
 
     # the tutorial deal: a guide over a real table
     page.goto(site + "/#/tutorial")

@@ -231,11 +231,15 @@ function statsPage() {
   api("/api/stats", { games }).then((r) => {
     if (!r.groups.length) { box.replaceChildren(h("p", {}, "No games yet: play one and come back.")); return; }
     const pct = (x) => `${Math.round(x * 100)}%`;
+    // one name (the usual case): said once above the table, not on every row (on a phone the
+    // column pushed the last two off the screen)
+    const players = [...new Set(r.groups.map((g) => g.player))], one = players.length === 1;
     box.replaceChildren(
       h("table", { class: "scoreboard stats-table", id: "stats-table" },
-        h("thead", {}, h("tr", {}, ["Player", "Against", "Games won", "Deals won", "Points a deal", "Best meld"].map((t) => h("th", {}, t)))),
+        one ? h("caption", {}, players[0]) : null,
+        h("thead", {}, h("tr", {}, [one ? null : "Player", "Against", "Games won", "Deals won", "Points a deal", "Best meld"].filter(Boolean).map((t) => h("th", {}, t)))),
         h("tbody", {}, r.groups.map((g) => h("tr", { class: g.against === "all" ? "total" : "" },
-          h("td", {}, g.player), h("td", {}, g.against === "all" ? "everyone" : g.table ? `at ${g.against}` : g.against),
+          one ? null : h("td", {}, g.player), h("td", {}, g.against === "all" ? "everyone" : g.table ? `at ${g.against}` : g.against),
           h("td", {}, `${g.games_won} of ${g.games}${g.games ? ` (${pct(g.win_rate)})` : ""}`),
           h("td", {}, `${g.deals_won} of ${g.deals}`), h("td", {}, g.average_points),
           h("td", {}, g.best_meld ? `${g.best_meld.name} ${g.best_meld.points}` : "—"))))),
