@@ -560,6 +560,10 @@ def test_a_computer_is_named_by_its_seat_and_its_level_said_beside_it(tmp_path: 
         replay = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
         assert replay.json()["names"] == whole
         assert replay.json()["one_deal"] is False  # its seats' scores are the game's totals
+        # the list of games gives a partnership's side totals
+        mine = client.post("/api/mine", json={"games": {g["id"]: g["token"]}}).json()["games"]
+        scores = live.game.state.game_scores
+        assert mine[0]["sides"] == (None if two else [scores[0] + scores[2], scores[1] + scores[3]])
 
 
 def _row(n: int) -> GameRow:

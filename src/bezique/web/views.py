@@ -250,4 +250,6 @@ def summary(game: Game) -> dict[str, Any]:
         "turn": turn if 0 <= turn < game.rules.nplayers else None,
         "deal_over": st.is_terminal(),
         "winner": game.winner,
+        # a partnership's side totals (seats 0 & 2, 1 & 3; RULES.md 9.5), else null
+        "sides": list(st.side_scores()) if st.partner(0) >= 0 else None,
     }

@@ -125,7 +125,7 @@ function gamesPanel() {
         return h("li", {},
           h("div", {},
             h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant_title} ${playTo(g.variant, g.target)}`),
-            h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
+            h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.sides ? `your side ${g.sides[me % 2]}, theirs ${g.sides[1 - me % 2]}` : g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
           h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open")));
       }
       const token = encodeURIComponent(saved[g.id].token);
