@@ -435,3 +435,27 @@ async def test_a_new_game_after_the_game_starts_from_its_choices() -> None:
         assert isinstance(app.screen, StartScreen)
         assert app.screen.query_one("#target", Input).value == "300"
         assert app.screen.query_one("#level", RadioSet).pressed_index == 0  # level 1
+
+
+async def test_the_log_fits_the_terminal_again_after_a_resize() -> None:
+    """The log's lines stayed wrapped at the width they were written at: after growing and
+    shrinking the terminal they were cut off, and the newest were out of sight."""
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        s = app.session
+        assert s is not None
+        gs = game_screen(app)
+        for _ in range(4):
+            await press_for(pilot, gs, first_legal(gs, s.observation()))
+            await settle(pilot, app)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, app)
+        await pilot.pause()
+        log = gs.query_one("#log", RichLog)
+        width = log.scrollable_content_region.width
+        lines = [strip.text.rstrip() for strip in log.lines]
+        assert lines and all(len(line) <= width for line in lines), (width, lines)
+        assert lines[-1] in screen_text(app)  # the newest line in sight

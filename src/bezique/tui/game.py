@@ -219,8 +219,9 @@ class GameScreen(Screen[None]):
         return widget.content_size.width or None
 
     def on_resize(self) -> None:
-        """Fit the meld lines to the new width."""
+        """Fit the meld lines and the log (wrapped when written) to the new width."""
         self.call_after_refresh(self.refresh_view)
+        self.call_after_refresh(self._rewrite_log)
 
     def _draw_center(self, obs: Observation) -> None:
         s = self.session
