@@ -459,3 +459,24 @@ async def test_the_log_fits_the_terminal_again_after_a_resize() -> None:
         lines = [strip.text.rstrip() for strip in log.lines]
         assert lines and all(len(line) <= width for line in lines), (width, lines)
         assert lines[-1] in screen_text(app)  # the newest line in sight
+
+
+def test_the_log_says_when_the_first_marriage_fixes_trumps() -> None:
+    """In Rubicon the first marriage or sequence fixes trumps; the log named the marriage only,
+    and the change showed in the score panel alone."""
+    from bezique import Rules, State
+    from bezique.tui.words import describe
+
+    rng = random.Random(2)
+    state = State.new_deal(Rules.preset("rubicon"), seed=5)
+    said: list[str] = []
+    while state.trump < 0 and not state.is_terminal():
+        legal = state.legal_actions()
+        melds = [a for a in legal if state.action_to_string(a).startswith("meld")]
+        action = melds[0] if melds else rng.choice(legal)
+        before = state.clone()
+        state.apply_action(action)
+        said += describe(before, action, state)
+    suit = ("Spades", "Hearts", "Diamonds", "Clubs")[state.trump]
+    assert said[-1].startswith(f"{suit} (") and said[-1].endswith("are trumps now"), said[-3:]
+    assert sum("are trumps now" in line for line in said) == 1

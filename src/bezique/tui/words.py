@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import actions as act
-from ..cards import card_symbol, parse_card, rank_of, suit_of
+from ..cards import SUIT_NAMES, SUIT_SYMBOLS, card_symbol, parse_card, rank_of, suit_of
 from ..state import State
 
 NAMES = ("You", "Computer")
@@ -62,6 +62,9 @@ def describe(before: State, action: int, after: State,
         pts = ev[0][1] if ev else 0
         out.append(f"{_verb(names, seat, 'declare')} {kind} "
                    f"{' '.join(card_symbol(c) for c in cards)} (+{pts})")
+        if before.trump < 0 <= after.trump:  # the first marriage or sequence (RULES.md 9.0.2)
+            suit = after.trump
+            out.append(f"{SUIT_NAMES[suit].capitalize()} ({SUIT_SYMBOLS[suit]}) are trumps now")
     elif action == act.EXCHANGE:
         out.append(f"{_verb(names, seat, 'exchange')} the seven of trumps for the turn-up (+10)")
     elif action == act.SEVEN:
