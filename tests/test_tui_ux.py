@@ -480,3 +480,26 @@ def test_the_log_says_when_the_first_marriage_fixes_trumps() -> None:
     suit = ("Spades", "Hearts", "Diamonds", "Clubs")[state.trump]
     assert said[-1].startswith(f"{suit} (") and said[-1].endswith("are trumps now"), said[-3:]
     assert sum("are trumps now" in line for line in said) == 1
+
+
+def test_a_partner_who_passes_an_offered_turn_is_said_to_declare_nothing() -> None:
+    """After "You let North declare instead", North's pass was logged "North draws; you draw
+    K♠", as if North had won the trick and drew first."""
+    from bezique import Rules, State
+    from bezique.actions import OFFER, PASS
+    from bezique.tui.words import describe
+
+    rng = random.Random(4)
+    state = State.new_deal(Rules.preset("bezique4"), seed=2)
+    names = ("You", "West", "North", "East")
+    while True:
+        legal = state.legal_actions()
+        if state.current_player() == 0 and OFFER in legal:
+            break
+        state.apply_action(rng.choice([a for a in legal if a != OFFER] or legal))
+    state.apply_action(OFFER)
+    assert state.current_player() == 2
+    before = state.clone()
+    state.apply_action(PASS)
+    line = describe(before, PASS, state, names)[0]
+    assert line.startswith("North declares nothing; you draw "), line

@@ -80,7 +80,10 @@ def describe(before: State, action: int, after: State,
                    f"cards; it was {after.cut}")
     elif action == act.PASS:
         got = _drawn(before, after, 0)
-        if seat == 0:
+        if seat != before.last_trick_winner:  # a partner offered the turn, and passes it
+            who = "You declare" if seat == 0 else f"{names[seat]} declares"
+            out.append(f"{who} nothing; you draw {got}")
+        elif seat == 0:
             out.append(f"You draw {got}")
         else:
             out.append(f"{names[seat]} draws; you draw {got}")
