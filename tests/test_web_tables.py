@@ -640,3 +640,21 @@ def test_the_replay_says_whether_its_scores_are_a_game_or_a_deal(tmp_path: Path)
             g = create(client, opponent="computer", level=1, variant=variant)
             r = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
             assert r.status_code == 200 and r.json()["one_deal"] is one_deal
+
+
+def test_the_log_tells_a_partner_passing_an_offered_turn_from_a_winner_drawing() -> None:
+    """After an offer, the partner's pass was logged "North drew from the stock", as if they
+    had won the trick and drawn first."""
+    from bezique.actions import OFFER, PASS
+
+    rng = random.Random(4)
+    state = State.new_deal(Rules.preset("bezique4"), seed=2)
+    while not (state.current_player() == 0 and OFFER in state.legal_actions()):
+        state.apply_action(rng.choice([a for a in state.legal_actions() if a != OFFER]))
+    state.apply_action(OFFER)
+    state.apply_action(PASS)  # the partner, seat 2, declares nothing
+    log = table_view(state.observation(0), _row(4), 1, [True] * 4, [])["deal"]["log"]
+    assert [line["text"] for line in log[-2:]] == [
+        "You offered the declaring turn to the partner",
+        "South ended the declaring turn; each drew from the stock"]
+    assert log[-3]["text"].endswith("won the trick")

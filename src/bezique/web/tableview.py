@@ -81,10 +81,12 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
     out: list[dict[str, Any]] = []
     seven = RANK_NAMES[obs.rules.seven_rank]
     played = 0
+    last_win = -1  # the winner of the last trick finished so far
     for i, (seat, text) in enumerate(obs.actions):
         verb, _, rest = text.partition(" ")
         if verb == "play":
             played += 1
+            last_win = won_at.get(played - 1, last_win)
         if i < len(obs.actions) - last:
             continue
         who = "You" if seat == obs.seat else names[seat]
@@ -108,6 +110,8 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
             line = f"{who} declared the {seven} of trumps (+10)"
         elif verb == "offer":
             line = f"{who} offered the declaring turn to the partner"
+        elif seat != last_win:  # the partner offered the turn: the winner still draws first
+            line = f"{who} ended the declaring turn; each drew from the stock"
         else:
             line = f"{who} drew from the stock"
         out.append({"seat": seat, "text": line})
