@@ -63,6 +63,19 @@ async def settle(pilot: Pilot[Any], app: BeziqueApp) -> None:
     raise AssertionError("the computer never finished")
 
 
+async def play_first_legal(pilot: Pilot[Any], app: BeziqueApp, moves: int) -> GameScreen:
+    """Wait for the computer, then play the first legal action ``moves`` times by keys (the
+    computer answering each); the game screen."""
+    await settle(pilot, app)
+    s = app.session
+    assert s is not None
+    gs = game_screen(app)
+    for _ in range(moves):
+        await press_for(pilot, gs, first_legal(gs, s.observation()))
+        await settle(pilot, app)
+    return gs
+
+
 async def press_for(pilot: Pilot[Any], gs: GameScreen, action: str) -> None:
     """Choose ``action`` with the keys a person would press: a number (or arrows), then Enter."""
     items = gs.option_actions if gs._mode == "declare" else gs.hand_actions
@@ -215,13 +228,9 @@ async def test_undo_with_nothing_of_yours_says_so() -> None:
 async def test_quit_and_resume_continues_the_same_game() -> None:
     app = make_app(seed=21)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+        await play_first_legal(pilot, app, 6)
         s = app.session
         assert s is not None
-        gs = game_screen(app)
-        for _ in range(6):
-            await press_for(pilot, gs, first_legal(gs, s.observation()))
-            await settle(pilot, app)
         history = s.state.history_strings()
         seed = s.game.seed
         hand = s.observation().hand

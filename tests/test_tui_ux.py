@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_tui import first_legal, game_screen, make_app, press_for, screen_text, settle
+from test_tui import (
+    first_legal,
+    game_screen,
+    make_app,
+    play_first_legal,
+    press_for,
+    screen_text,
+    settle,
+)
 from textual.widgets import RichLog, Static
 
 from bezique.cli import main
@@ -245,13 +253,9 @@ def test_undo_cuts_the_log_back_to_what_it_was_before_the_move() -> None:
 async def test_undo_in_the_app_leaves_no_taken_back_line_in_the_log() -> None:
     app = make_app(seed=4)
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, app)
+        gs = await play_first_legal(pilot, app, 4)
         s = app.session
         assert s is not None
-        gs = game_screen(app)
-        for _ in range(4):
-            await press_for(pilot, gs, first_legal(gs, s.observation()))
-            await settle(pilot, app)
         before = list(s.log)
         await press_for(pilot, gs, first_legal(gs, s.observation()))
         await settle(pilot, app)
@@ -442,13 +446,7 @@ async def test_the_log_fits_the_terminal_again_after_a_resize() -> None:
     shrinking the terminal they were cut off, and the newest were out of sight."""
     app = make_app(seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        s = app.session
-        assert s is not None
-        gs = game_screen(app)
-        for _ in range(4):
-            await press_for(pilot, gs, first_legal(gs, s.observation()))
-            await settle(pilot, app)
+        gs = await play_first_legal(pilot, app, 4)
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         await pilot.resize_terminal(80, 24)
