@@ -128,6 +128,10 @@ def test_rubicons_nine_cards_make_one_row_on_a_phone(served: tuple[str, FastAPI]
     _open_seat(page, site, g["id"], g["token"])
     tops = page.eval_on_selector_all("#hand button.card", TOPS)
     assert len(tops) == 9 and len(set(tops)) == 1, tops
+    # and the stock's count ("110") sits inside its card, not over the card's edges
+    count = page.locator("#stock-count").bounding_box()
+    card = page.locator(".stock-pile .top").bounding_box()
+    assert card["x"] <= count["x"] and count["x"] + count["width"] <= card["x"] + card["width"]
 
 
 def test_a_one_deal_score_table_has_no_game_row(served: tuple[str, FastAPI],
