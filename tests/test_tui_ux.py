@@ -501,3 +501,12 @@ def test_a_partner_who_passes_an_offered_turn_is_said_to_declare_nothing() -> No
     state.apply_action(PASS)
     line = describe(before, PASS, state, names)[0]
     assert line.startswith("North declares nothing; you draw "), line
+
+
+async def test_the_footer_names_the_explain_key() -> None:
+    """The footer never listed e (explain hints): only the rules screen did."""
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        footer = screen_text(app).splitlines()[-1]
+        assert "e Explain" in footer and "h Hint" in footer and "q Quit" in footer, footer

@@ -63,10 +63,10 @@ class GameScreen(Screen[None]):
         Binding("c", "carte", "Carte blanche"),
         Binding("o", "offer", "Offer"),
         Binding("h", "hint", "Hint"),
-        Binding("e", "explain", "Explain hints", show=False),
+        Binding("e", "explain", "Explain"),
         Binding("u", "undo", "Undo"),
         Binding("r,f1,question_mark", "app.rules", "Rules"),
-        Binding("s", "app.stats", "Stats", show=False),
+        Binding("s", "app.stats", "Stats", show=False),  # (80 columns: the rules screen lists it)
         Binding("q", "quit_game", "Quit"),
     ]
 
