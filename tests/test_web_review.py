@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from live_site import TIMEOUT_MS
 
+from bezique.cards import parse_card
 from bezique.game import Game
 from bezique.rules import Rules
 from bezique.web.app import create_app
@@ -266,3 +267,25 @@ def test_a_misspelt_setting_is_refused_not_ignored(tmp_path: Path) -> None:
         assert r.json()["error"] == "seat 1: 'lvl' is no setting (the settings are kind, level)"
         assert client.post("/api/mine", json={"games": {}}).json() == {"games": []}
         assert client.post("/api/games", json={"variant": "rubicon"}).status_code == 201
+
+
+def test_the_replay_says_the_dealer_scored_a_turned_up_seven() -> None:
+    """A deal whose turn-up was a seven began its replay with the dealer's 10 already in the
+    totals, and nothing said why: the totals seemed to jump between deals."""
+    with_seven = without = None
+    for seed in range(60):
+        game = Game(Rules.preset("bezique"), seed=seed)
+        st = game.state
+        sevens = st.turnup is not None and st.turnup & 31 == parse_card(f"7{'SHDC'[st.trump]}")
+        while not st.is_terminal():
+            st.apply(st.legal_action_strings()[0])
+        deal = replay_frames(game.to_record())[0]
+        assert deal["turnup_points"] == (10 if sevens else 0)
+        if sevens:
+            with_seven = deal
+        else:
+            without = deal
+        if with_seven and without:
+            break
+    assert with_seven and without
+    assert sum(with_seven["frames"][0]["scores"]) == 10

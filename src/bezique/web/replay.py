@@ -33,6 +33,8 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
     totals: tuple[int, ...] = (0,) * record.rules.nplayers
     for i, d in enumerate(record.deals):
         state = record.start(i, totals)
+        # a turned-up seven scores for the dealer as the deal starts (RULES.md 2.1)
+        opening = sum(p for _, p, reason, _ in state.events if reason == "turnup")
         frames = [_frame(state, None, None, [])]
         for text in d.actions:
             player = state.current_player()
@@ -44,7 +46,8 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
             frames.append(_frame(state, player, text, played))
         # the one-deal games have no trumps until the first marriage or sequence fixes them,
         # and none at all if nobody declares one (RULES.md 9.0.2): each frame says its own
-        out.append({"dealer": d.dealer, "trump": _trump(state), "frames": frames})
+        out.append({"dealer": d.dealer, "trump": _trump(state), "frames": frames,
+                    "turnup_points": opening})
         totals = done[i].state.game_scores
     return out
 

@@ -305,7 +305,8 @@ class ReplayPage {
         h("span", { class: "muted" }, `${r.one_deal ? "points" : "game"} ${f.scores[s]}`)),
       h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
       f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
-    const what = f.action === null ? "The deal" :
+    const deal = r.deals[this.deal];
+    const what = f.action === null ? "The deal" + (deal.turnup_points ? `: ${names[deal.dealer]} turned up a seven of trumps (+${deal.turnup_points})` : "") :
       `${names[f.player]} ${stepWords(f.action)}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
     const here = `${this.deal}:${this.pos}`; // each step said once, its cards in words
     if (this.said !== here) { this.said = here; BezSpeech.say(spoken(what)); }
