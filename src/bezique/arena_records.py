@@ -49,14 +49,20 @@ def records_folder(save: str | Path | None, resume: bool = True) -> Path | None:
     out_dir = Path(save)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        old = (not resume and min((f for pattern in ("deal-*.json", "game-*.json")
-                                   for f in out_dir.glob(pattern)), default=None))
+        old = not resume and first_record(out_dir)
     except OSError as e:
         raise BeziqueError(f"cannot create {out_dir}: {e.strerror or e}") from None
     if old:
         raise BeziqueError(f"{out_dir} already holds the records of a match ({old.name}): "
                            f"give --resume to go on with it, or another folder")
     return out_dir
+
+
+def first_record(folder: Path) -> Path | None:
+    """The first record a match wrote in ``folder`` (``deal-*.json``, ``game-*.json``), if
+    any (None too when the folder does not exist)."""
+    return min((f for pattern in ("deal-*.json", "game-*.json") for f in folder.glob(pattern)),
+               default=None)
 
 
 def record_path(out_dir: Path, mode: str, index: int, k: int) -> Path:

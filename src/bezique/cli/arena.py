@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..arena_records import first_record
 from ..errors import BeziqueError
 from ..rules import Rules
 from .common import fail, match_options, match_setup, progress_bar
@@ -46,7 +47,7 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
     try:
         rules, games, deals, count, workers = match_setup(games, deals, variant, options, jobs,
                                                           ray)
-        if resume and save is not None and not _has_records(Path(save)):
+        if resume and save is not None and first_record(Path(save)) is None:
             click.echo(f"note: {save} holds no saved records yet, so the match starts from its "
                        f"first deal", err=True)
         if rules.nplayers > 2:
@@ -88,12 +89,6 @@ def arena(agent_a: str, agent_b: str, more: tuple[str, ...], games: int | None,
                f"(95% interval {lo:+.1f} to {hi:+.1f})")
     if save:
         click.echo(f"records saved in {save}")
-
-
-def _has_records(folder: Path) -> bool:
-    """Whether ``folder`` holds a record a match wrote (``deal-*.json`` or ``game-*.json``)."""
-    return folder.is_dir() and any(f for pattern in ("deal-*.json", "game-*.json")
-                                   for f in folder.glob(pattern))
 
 
 def _table(rules: Rules, agents: tuple[str, ...], games: int | None, deals: int | None,

@@ -37,7 +37,7 @@ from .table import (
     token_text,
 )
 from .table_seats import declare_title_n, opponents_panel, score_panel_n, table_text_n
-from .widgets import KEY_LABELS, HandView
+from .widgets import KEY_LABELS, KEY_NAMES, HandView
 
 
 class ChoiceList(OptionList):
@@ -56,9 +56,8 @@ class GameScreen(Screen[None]):
         Binding("right", "move(1)", "", show=False),
         Binding("enter", "confirm", "Play"),
         Binding("space", "confirm", "", show=False),
-        *[Binding(str(k), f"number({k})", "", show=False) for k in range(10)],
-        Binding("minus", "number(11)", "", show=False),  # Six-pack's 11th and 12th cards
-        Binding("equals_sign", "number(12)", "", show=False),
+        *[Binding(KEY_NAMES.get(key, key), f"number({i})", "", show=False)
+          for i, key in enumerate(KEY_LABELS)],
         Binding("d", "draw", "Draw"),
         Binding("c", "carte", "Carte blanche"),
         Binding("o", "offer", "Offer"),
@@ -368,10 +367,8 @@ class GameScreen(Screen[None]):
         """Select the card to the left or right."""
         self.query_one("#hand", HandView).move(delta)
 
-    def action_number(self, k: int) -> None:
-        """Select card (or option) number ``k`` (key 0 is the tenth, keys - and = the eleventh and
-        twelfth)."""
-        i = 9 if k == 0 else k - 1
+    def action_number(self, i: int) -> None:
+        """Select card (or option) ``i`` from 0, the one under key ``KEY_LABELS[i]``."""
         if self._mode == "declare":
             ch = self.query_one("#choices", OptionList)
             if i < len(self.option_actions):

@@ -169,8 +169,10 @@ def _face_style(slot: CardSlot, sel: bool, colour: bool) -> str:
     return style
 
 
-# The keys that choose the first twelve cards (or declarations), as the row of a keyboard.
+# The keys that choose the first twelve cards (or declarations), as the row of a keyboard, and
+# the names Textual gives the keys that are not digits.
 KEY_LABELS = "1234567890-="
+KEY_NAMES = {"-": "minus", "=": "equals_sign"}
 
 
 def _label(i: int, sel: bool, labels: bool) -> str:

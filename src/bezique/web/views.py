@@ -13,6 +13,7 @@ from ..narrate import win_reason
 from ..observation import Observation
 from ..rules import Rules
 from .live import COMPUTER, FRIEND, LiveGame
+from .seats import COMPUTER_SEAT
 from .store import GameRow
 
 # Hand order on screen: suits alternate black and red (S H C D), ranks high to low.
@@ -42,7 +43,7 @@ def shown_names(row: GameRow) -> list[str]:
     """
     names = list(row.names)
     for seat, name in enumerate(names):
-        computer = (row.seats[seat].get("kind") == COMPUTER if row.seats
+        computer = (row.seats[seat].get("kind") == COMPUTER_SEAT if row.seats  # a table
                     else row.opponent == COMPUTER and seat == 1)
         if computer and name.endswith(")") and " (level " in name:
             names[seat] = name[:name.index(" (level ")]
