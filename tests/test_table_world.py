@@ -104,7 +104,7 @@ def test_after_an_offer_the_trick_winner_still_draws_first_in_every_seats_draws(
 
 
 @pytest.mark.slow
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(config=st.sampled_from(TABLES), seed=st.integers(0, 2**31), steps=st.integers(0, 420))
 def test_the_world_fits_many_more_positions(config: tuple[str, dict[str, object]], seed: int,
                                             steps: int) -> None:
