@@ -517,8 +517,9 @@ def test_the_settlement_is_explained_in_words_in_the_account() -> None:
 
     out = CliRunner().invoke(main, ["demo", "--variant", "rubicon", "--seed", "1"])
     assert out.exit_code == 0
-    last = out.output.strip().splitlines()[-1]
-    assert " wins the game and scores " in last and " = " in last
+    result, legend = out.output.strip().splitlines()[-2:]
+    assert " wins the game and scores " in result and " = " in result
+    assert legend.startswith("The winner's ") and " counts " in legend  # which number is which
 
 
 @pytest.mark.parametrize("variant", ["bezique", "binocle", "bezique3", "bezique4", "rubicon",

@@ -27,7 +27,7 @@ from bezique.howto import section_titles
 from bezique.rules import Rules
 from bezique.tui.app import BeziqueApp
 from bezique.tui.game import GameScreen
-from bezique.tui.modals import RulesScreen, SummaryScreen, rules_text
+from bezique.tui.modals import RulesScreen, SummaryScreen, result_text, rules_text
 from bezique.tui.session import PlayConfig, Session, save_description, save_path
 from bezique.tui.table import choice_entries, token_text
 from bezique.tui.table_seats import trick_plays
@@ -335,6 +335,10 @@ async def test_rubicon_end_shows_the_settlement_in_the_engines_words() -> None:
         assert isinstance(app.screen, SummaryScreen)
         line = flat(screen_text(app))
         assert words in line and str(res.value) in line
+        # and which number is which: the points made, what they count, the bonus
+        legend = s.state.settlement_words(legend=True)
+        assert result_text(s).endswith(f"\n{legend}")
+        assert legend.split(" counts ")[0] in line  # "The winner's 180", wrapped after
         assert ("You win the game" if res.winner == 0 else "The computer wins the game") in line
         assert ("rubiconed" in line) == res.rubicon
         assert "Sevens" not in line  # no seven of trumps in the multi-pack games

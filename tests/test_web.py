@@ -40,7 +40,7 @@ ALLOWED_KEYS = {
     "trump", "dealer", "turn", "phase", "your_turn", "stock", "turnup", "end_phase", "hand",
     "opponent_hidden", "opponent_known", "table", "melds", "trick", "last_trick",
     "tricks_played", "scores", "brisques", "melds_available", "specials", "legal", "log", "drew",
-    "hint_action", "guesses", "settlement", "one_deal", "brisques_label",
+    "hint_action", "guesses", "settlement", "settlement_legend", "one_deal", "brisques_label",
     # nested
     "card", "name", "cards", "points", "intact", "seat", "leader", "lead", "follow",
 }

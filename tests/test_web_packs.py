@@ -38,6 +38,9 @@ def test_a_whole_rubicon_game_in_the_browser_ends_with_its_settlement(tmp_path: 
             assert any(d["trump"] is not None for d in seen)  # a marriage fixed trumps
             end = me.view
         assert end["deal"]["settlement"] and " = " in end["deal"]["settlement"]
+        legend = end["deal"]["settlement_legend"]  # which number is which
+        if end["game"]["winner"] is not None:
+            assert all(f" {x} " in legend for x in end["deal"]["scores"]), legend
         assert end["game"]["winner"] in (0, 1, None)
         assert end["deal"]["legal"] == []
 

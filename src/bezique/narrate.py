@@ -213,6 +213,7 @@ def deal_summary(state: State, names: Sequence[str]) -> list[str]:
             elif not res.brisques_counted and any(state.rules.card_points):
                 words = f"brisques not counted: {words}"
             out.append(f"{names[res.winner]} wins the game and scores {res.value} ({words}).")
+            out.append(state.settlement_words(legend=True))
         return out
     g = state.game_scores
     out.append(

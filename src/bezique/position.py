@@ -44,7 +44,7 @@ from .melds import (
 )
 from .notation import action_to_string, string_to_action
 from .rules import Rules, cut_bounds
-from .scoring import Settlement, settle, settlement_words, sides, zero_sum
+from .scoring import Settlement, settle, settlement_legend, settlement_words, sides, zero_sum
 from .tricks import duel_seats
 
 NOT_LISTED: Final[tuple[object, list[int]]] = ((), [])  # no declaring turn listed yet
@@ -307,13 +307,13 @@ class Position:
         return settle(self._scores, self._bris, game_bonus=r.game_bonus, rubicon=r.rubicon_at,
                       rubicon_bonus=r.rubicon_bonus_points, has_brisques=any(r.card_points))
 
-    def settlement_words(self) -> str:
+    def settlement_words(self, legend: bool = False) -> str:
         """How :meth:`settlement` reaches its value, e.g. ``rubiconed: 1300 + 600 + 1300 =
-        3200`` (see :func:`bezique.scoring.settlement_words`)."""
+        3200``; with ``legend``, which number is which (:mod:`bezique.scoring`)."""
         r = self.rules
-        return settlement_words(self._scores, self._bris, game_bonus=r.game_bonus,
-                                rubicon=r.rubicon_at, rubicon_bonus=r.rubicon_bonus_points,
-                                has_brisques=any(r.card_points))
+        words = settlement_legend if legend else settlement_words
+        return words(self._scores, self._bris, game_bonus=r.game_bonus, rubicon=r.rubicon_at,
+                     rubicon_bonus=r.rubicon_bonus_points, has_brisques=any(r.card_points))
 
     @property
     def last_trick_winner(self) -> int:

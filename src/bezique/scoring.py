@@ -10,7 +10,8 @@ plain numbers, so every variant's settlement is one more function here:
 - :func:`zero_sum`: a deal's result per seat as search and learning code expect it.
 - :func:`settle`: the one-deal games of RULES.md 9.0.7 (Rubicon, Six-pack, Eight-pack): the
   winner, the rubicon, whether brisques count, and the value, with hundreds rounded down;
-  :func:`settlement_words` says how, in words.
+  :func:`settlement_words` says how, in words, and :func:`settlement_legend` which number is
+  which.
 
 >>> game_winner(1000, before=(950, 600), final=(990, 1010), order=(0, 1), last_trick_seat=0)
 1
@@ -169,3 +170,46 @@ def settlement_words(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rub
         text += ", the minimum 100"
     text += f", + {game_bonus} for the game = {res.value}"
     return ("brisques counted: " if res.brisques_counted else "") + text
+
+
+def settlement_legend(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rubicon: int,
+                      rubicon_bonus: int, has_brisques: bool = True) -> str:
+    """Which number of :func:`settlement_words` is which: the points each side made and what
+    they count for in whole hundreds, and where the bonuses come from ("" for a draw).
+
+    >>> kw = dict(game_bonus=500, rubicon=1000, rubicon_bonus=1300)
+    >>> print(settlement_legend((1320, 620), (0, 0), **kw))  # doctest: +NORMALIZE_WHITESPACE
+    The winner's 1320 counts 1300 and the loser's 620 counts 600; the loser made less than
+    1000, so is rubiconed, and the winner adds the rubicon bonus of 1300.
+    >>> print(settlement_legend((1320, 60), (0, 30), **kw))  # doctest: +NORMALIZE_WHITESPACE
+    The winner's 1320 counts 1300 and the loser's 60 counts the minimum 100; the loser made
+    less than 1000 even with 30 brisques, so is rubiconed, and the winner adds the rubicon
+    bonus of 1300.
+    >>> print(settlement_legend((1510, 1240), (0, 0), **kw))  # doctest: +NORMALIZE_WHITESPACE
+    The winner's 1510 counts 1500 and the loser's 1240 counts 1200; the winner scores the
+    difference (at least 100) and 500 for the game.
+    >>> print(settlement_legend((1450, 930), (150, 170), **kw))  # doctest: +NORMALIZE_WHITESPACE
+    The winner's 1450 + 150 brisques counts 1600 and the loser's 930 + 170 brisques counts 1100;
+    the winner scores the difference (at least 100) and 500 for the game.
+    >>> settlement_legend((1230, 1230), (160, 160), **kw)
+    ''
+    """
+    res = settle(s, b, game_bonus=game_bonus, rubicon=rubicon, rubicon_bonus=rubicon_bonus,
+                 has_brisques=has_brisques)
+    if res.winner < 0:
+        return ""
+    w, lo = res.winner, 1 - res.winner
+    if res.rubicon:
+        low = _hundreds(s[lo])
+        even = f" even with {b[lo]} brisques" if b[lo] else ""
+        return (f"The winner's {s[w]} counts {_hundreds(s[w])} and the loser's {s[lo]} counts "
+                f"{low if low >= 100 else 'the minimum 100'}; the loser made less than "
+                f"{rubicon}{even}, so is rubiconed, and the winner adds the rubicon bonus of "
+                f"{rubicon_bonus}.")
+
+    def made(i: int) -> str:
+        if not res.brisques_counted:
+            return f"{s[i]} counts {_hundreds(s[i])}"
+        return f"{s[i]} + {b[i]} brisques counts {_hundreds(s[i] + b[i])}"
+    return (f"The winner's {made(w)} and the loser's {made(lo)}; the winner scores the "
+            f"difference (at least 100) and {game_bonus} for the game.")

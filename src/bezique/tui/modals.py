@@ -39,7 +39,8 @@ def deals_table(s: Session) -> Table:
 
 def result_text(s: Session) -> str:
     """The result of a finished game in words: who wins, by what; a one-deal game's settlement
-    as the engine explains it ("rubiconed: 1300 + 600 + 1300 = 3200")."""
+    as the engine explains it ("rubiconed: 1300 + 600 + 1300 = 3200") and which number is
+    which."""
     st = s.state
     names = ["You", *s.names[1:]] if s.seats > 2 else ["You", "The computer"]
     if st.rules.settlement == "portland":
@@ -55,7 +56,7 @@ def result_text(s: Session) -> str:
             words = f"Settlement: {words}"
         win = "You win" if res.winner == 0 else f"{names[res.winner]} wins"
         return (f"{win} the game and score{'' if res.winner == 0 else 's'} {res.value}.\n"
-                f"{words[0].upper()}{words[1:]}.")
+                f"{words[0].upper()}{words[1:]}.\n{st.settlement_words(legend=True)}")
     # a game won on the count of brisques says so (in mid-sentence: "the computer's brisques")
     reason = win_reason(st, names if s.seats > 2 else ["you", "the computer"], you=0)
     return _winner_text(s, names) + (f"\n{reason}" if reason else "")

@@ -125,14 +125,16 @@ def seat_view(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
     if live.game.state.is_terminal():
         deal_scores.append(list(live.game.state.scores))
     st = live.game.state
-    words = (st.settlement_words() if st.rules.settlement == "portland" and st.is_terminal()
-             else None)
+    words = None
+    if st.rules.settlement == "portland" and st.is_terminal():
+        words = (st.settlement_words(), st.settlement_words(legend=True))
     return build_view(obs, live.row, len(live.game.deals) + 1, online, deal_scores, words)
 
 
 def build_view(
     obs: Observation, row: GameRow, deal_number: int, online: list[bool],
-    deal_scores: list[list[int]] | None = None, settlement: str | None = None,
+    deal_scores: list[list[int]] | None = None,
+    settlement: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """Turn an observation (and the game's public facts) into the JSON a seat is sent."""
     seat, other = obs.seat, 1 - obs.seat
@@ -230,7 +232,8 @@ def build_view(
             "specials": specials,
             "guesses": guesses,  # the cut bonus: the guesses of the cut (RULES.md 9.2)
             # the one-deal games: how the deal is settled, in words, once it is over
-            "settlement": settlement,
+            "settlement": settlement[0] if settlement else None,
+            "settlement_legend": settlement[1] if settlement else None,
             "one_deal": rules.settlement == "portland",
             "legal": sorted(legal),
             "log": _log(obs, names),

@@ -243,6 +243,7 @@ class GamePage {
         h("h3", {}, `${this.name(me)} ${d.scores[me]}, ${g.names[opp]} ${d.scores[opp]}`),
         h("div", { class: "winner-banner", id: "winner" }, g.winner === null ? "A draw." : g.winner === me ? "You win the game." : `${g.names[opp]} wins the game.`),
         h("div", { id: "settlement" }, `Settled: ${d.settlement || ""}`),
+        d.settlement_legend ? h("div", { class: "muted", id: "settlement-legend" }, d.settlement_legend) : null,
         h("button", { class: "btn", id: "play-again", onclick: () => this.playAgain() }, h("span", { class: "key" }, "n"), "Play again"));
     } else if (g.winner !== null) {
       summary = this.gameOver();
