@@ -459,6 +459,27 @@ async def test_the_log_fits_the_terminal_again_after_a_resize() -> None:
         assert lines[-1] in screen_text(app)  # the newest line in sight
 
 
+async def test_a_hints_reasons_stay_in_the_log_after_a_resize() -> None:
+    """The log is rewritten from the game's account after a resize; the reasons an explained
+    hint gave ("Why: ...") are not in that account and were lost."""
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        gs = await play_first_legal(pilot, app, 2)
+        await pilot.press("e")  # explain mode: a hint says why, in the log
+        await pilot.press("h")
+        await settle(pilot, app)
+        log = gs.query_one("#log", RichLog)
+
+        def text() -> str:
+            return " ".join(strip.text.strip() for strip in log.lines)
+        assert "Why: " in text()
+        before = text()
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot, app)
+        await pilot.pause()
+        assert text().split() == before.split()  # the same words, rewrapped
+
+
 def test_the_log_says_when_the_first_marriage_fixes_trumps() -> None:
     """In Rubicon the first marriage or sequence fixes trumps; the log named the marriage only,
     and the change showed in the score panel alone."""

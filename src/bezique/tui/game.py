@@ -86,6 +86,8 @@ class GameScreen(Screen[None]):
         self._summary_open = False
         self.seats = session.seats
         self._opp_lines = 3  # the lines of the computer's panel (two-handed)
+        # lines of the log panel only (a hint's reasons), each after so many session log lines
+        self._asides: list[tuple[int, Text]] = []
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer "draw" only when you may declare (it hides from the footer otherwise), carte
@@ -152,12 +154,25 @@ class GameScreen(Screen[None]):
         self._flush_log()
 
     def _rewrite_log(self) -> None:
-        """The log panel afresh from the session's log (after an undo has cut it back)."""
+        """The log panel afresh from the session's log (after an undo has cut it back, or a
+        resize), with the hints' reasons where they were written."""
         log = self.query_one("#log", RichLog)
         log.clear()
-        for line in self.session.log[-50:]:
-            log.write(line)
-        self._logged = len(self.session.log)
+        n = len(self.session.log)
+        self._asides = [(at, line) for at, line in self._asides if at <= n]
+        asides = [(at, line) for at, line in self._asides if at >= n - 50]
+        for i in range(max(0, n - 50), n + 1):
+            for _, line in (a for a in asides if a[0] == i):
+                log.write(line)
+            if i < n:
+                log.write(self.session.log[i])
+        self._logged = n
+
+    def _write_aside(self, line: Text) -> None:
+        """A line of the log panel that is not the game's account (a hint's reasons)."""
+        self._flush_log()
+        self._asides.append((len(self.session.log), line))
+        self.query_one("#log", RichLog).write(line)
 
     def _flush_log(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -454,8 +469,7 @@ class GameScreen(Screen[None]):
         if gen != self.gen or self.session.observation().actions != obs.actions:
             return
         if why:
-            log = self.query_one("#log", RichLog)
-            log.write(Text("Why: " + "; ".join(why), "italic"))
+            self._write_aside(Text("Why: " + "; ".join(why), "italic"))
         words = text.split()
         if words[0] == "play":
             shown = "*" in words[1]

@@ -208,6 +208,7 @@ class SummaryScreen(ModalScreen[str]):
             else:
                 yield Label("Enter: next deal · u: take back your last card · q: quit (saved)",
                             id="summary-keys")
+        yield Footer()  # this screen's keys, not those of the game beneath it
 
     def on_mount(self) -> None:
         """The arrows and page keys scroll what does not fit."""
