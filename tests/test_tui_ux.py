@@ -149,6 +149,8 @@ def test_meld_line_shortens_then_counts_but_never_cuts() -> None:
     short = melds_text(obs, 0, 50).plain
     assert short == "Melds: 4K 80 marr. 20 bez. 40 4A 100"
     assert melds_text(obs, 0, 30).plain == "Melds: 4 for 240 (1 broken)"
+    many = _melds(*[("four queens", 60, True)] * 7, ("common marriage", 20, False))
+    assert melds_text(many, 0, 48).plain == "Melds: 8 melds, 440 points (1 broken)"
 
 
 def meldy_session(seed: int) -> Session:

@@ -92,7 +92,10 @@ def melds_text(obs: Observation, seat: int, width: int | None = None) -> Text:
             return line
     broken = sum(1 for m in melds if not m.intact)
     total = sum(m.points for m in melds)
-    t.append(f"{len(melds)} for {total}")
+    count = f"{len(melds)} meld{'s' if len(melds) > 1 else ''}, {total} points"
+    if width is not None and t.cell_len + len(count) + 11 * bool(broken) > width:
+        count = f"{len(melds)} for {total}"  # the narrowest panels
+    t.append(count)
     if broken:
         t.append(f" ({broken} broken)", "dim")
     return t
