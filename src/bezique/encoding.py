@@ -53,6 +53,8 @@ True
 from __future__ import annotations
 
 import functools
+import math
+import numbers
 import operator
 import random
 from typing import NamedTuple
@@ -104,6 +106,35 @@ def _kind_slots(rules: Rules) -> tuple[dict[str, int], tuple[str, ...]]:
             by_name[kind.name] = len(names)
             names.append(kind.name)
     return by_name, tuple(names)
+
+
+def check_flag(name: str, value: object) -> None:
+    """Refuse, with :class:`OptionError`, a true/false keyword that is not a bool (``game="no"``
+    would be true)."""
+    if not isinstance(value, bool):
+        raise OptionError(f"{name} must be True or False, not {value!r:.40}")
+
+
+def check_reward(name: str, value: object) -> float:
+    """A reward keyword (``illegal_reward``) as a float; :class:`OptionError` for anything but
+    a finite number (a string would come back from ``step`` as the reward)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not math.isfinite(float(value)):
+        raise OptionError(f"{name} must be a number, not {value!r:.40}")
+    return float(value)
+
+
+def check_seat(name: str, value: object, others: str = "or 1") -> int:
+    """A two-handed seat keyword (``seat``, ``dealer``) as the int 0 or 1; :class:`OptionError`
+    for anything else (``1.0`` or ``True`` too, which failed deep inside or sat in seat 1)."""
+    if not isinstance(value, bool):
+        try:
+            seat = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            seat = -1
+        if seat in (0, 1):
+            return seat
+    raise OptionError(f"{name} must be 0 {others}, not {value!r:.40}")
 
 
 def check_two_handed(rules: Rules) -> None:
@@ -447,11 +478,10 @@ class Episode:
 
     def __init__(self, rules: Rules, game: bool = False, dealer: int | None = None) -> None:
         spec(rules)  # refuses what the environments cannot play
-        if dealer not in (None, 0, 1):
-            raise OptionError(f"dealer must be 0, 1 or None (random), not {dealer!r}")
         self.rules = rules
         self.game_mode = game
-        self.dealer = dealer
+        self.dealer = (None if dealer is None
+                       else check_seat("dealer", dealer, "or 1 (or None: at random)"))
         self.game: Game | None = None
         self.state = State.new_deal(rules, 0)
 

@@ -16,7 +16,8 @@ reset with a seed drawn from the environment's, so ``reset(seed=...)`` fixes its
 An index the mask refuses ends the episode with ``illegal_reward`` (default -1 with
 ``reward="win"``, minus the target otherwise) and ``info["illegal_action"] = True``;
 ``on_illegal="raise"`` raises :class:`~bezique.errors.IllegalActionError` instead.
-Importing this module registers ``bezique/Bezique-v0`` and ``bezique/Binocle-v0`` with
+Importing this module registers ``bezique/Bezique-v0``, ``bezique/Binocle-v0``,
+``bezique/Rubicon-v0``, ``bezique/Sixpack-v0`` and ``bezique/Eightpack-v0`` with
 ``gymnasium.make``.
 
 >>> e = BeziqueEnv("bezique", opponent="random", dealer=1)
@@ -45,6 +46,9 @@ from bezique.encoding import (
     Episode,
     action_int,
     action_mask,
+    check_flag,
+    check_reward,
+    check_seat,
     encode_observation,
     legal_index_map,
     observation_high,
@@ -89,8 +93,8 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
             raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "ansi"):
             raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        if seat not in (0, 1):
-            raise OptionError(f"seat must be 0 or 1, not {seat!r}")
+        check_flag("game", game)
+        seat = check_seat("seat", seat)
         if on_illegal not in ("penalize", "raise"):
             raise OptionError(f"on_illegal must be 'penalize' or 'raise', not {on_illegal!r}")
         self.rules = Rules.preset(variant, **rule_options)
@@ -101,7 +105,8 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.on_illegal = on_illegal
-        self.illegal_reward = (illegal_reward if illegal_reward is not None
+        self.illegal_reward = (check_reward("illegal_reward", illegal_reward)
+                               if illegal_reward is not None
                                else -1.0 if reward == "win" else -float(self.rules.target))
         sp = spec(self.rules)
         high = np.asarray(observation_high(self.rules), dtype=np.float32)
@@ -179,8 +184,12 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         return view_text(self.seat_observation())
 
 
+VARIANTS = ("bezique", "binocle", "rubicon", "sixpack", "eightpack")
+"""The two-handed games, each registered as ``bezique/<Variant>-v0``."""
+
+
 def _register() -> None:
-    for variant in ("bezique", "binocle"):
+    for variant in VARIANTS:
         env_id = f"bezique/{variant.capitalize()}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="bezique.gymnasium_env:BeziqueEnv",

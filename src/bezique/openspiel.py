@@ -43,6 +43,7 @@ from .openspiel_encoding import (
     deal_tensor,
     deal_text,
     describe_id,
+    game_parameters,
     history_tensor,
     information_text,
     observation_tensor,
@@ -51,6 +52,7 @@ from .openspiel_encoding import (
     string_safe,
 )
 from .rules import Rules
+from .scoring import sides
 from .state import State
 from .worlds import resample_from_infostate
 
@@ -94,7 +96,9 @@ def _game_info(layout: Layout) -> Any:
 class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of a Bezique variant (parameters: ``variant``, ``dealer`` and the options of
     RULES.md 6 and 9.7, the cut bonus's among them; -1 or "" leave a number or a choice at the
-    variant's default)."""
+    variant's default; a true/false option is set true by ``name=True``, and turned off by
+    ``off=name`` (several joined by ``+``), since OpenSpiel passes ``False`` for one not given:
+    ``python_bezique(variant=binocle,off=fours_distinct_suits)``)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = string_safe(params or {})
@@ -106,6 +110,11 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
         self.dealer = dealer
         self.layout = Layout(self.rules)
         super().__init__(GAME_TYPE, _game_info(self.layout), params)
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickled as its parameters, so that the copy is built by ``__init__`` (OpenSpiel's
+        own pickling keeps the game string only: the copy had no rules and made no state)."""
+        return (BeziqueGame, (dict(self.get_parameters()),))
 
     def new_initial_state(self) -> BeziqueState:
         """The state before the first card is dealt."""
@@ -231,10 +240,17 @@ class BeziqueState(pyspiel.State):  # type: ignore[misc]
         return e is not None and e.is_terminal()
 
     def returns(self) -> list[float]:
-        """Zero-sum deal result per seat (0 until the end)."""
+        """Zero-sum deal result per seat (0 until the end): the seat's deal points less the
+        others' average (:meth:`State.returns <bezique.state.State.returns>`); in a partnership
+        (``bezique4``) the side's, the same for both partners: its points less the other
+        side's."""
         e = self._core.engine
-        if e is None:
-            return [0.0] * self._core.layout.rules.nplayers
+        r = self._core.layout.rules
+        if e is None or not e.is_terminal():
+            return [0.0] * r.nplayers
+        if r.partner(0) >= 0:
+            a, b = sides(e.scores)
+            return [float(a - b) if s % 2 == 0 else float(b - a) for s in range(r.nplayers)]
         return [float(x) for x in e.returns()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -338,14 +354,20 @@ def game_for(rules: Rules, dealer: int) -> BeziqueGame:
     >>> from bezique import Rules
     >>> game_for(Rules.preset("binocle", target=1500), 0)
     python_bezique(dealer=0,target=1500,variant=binocle)
+    >>> game_for(Rules.preset("binocle", fours_distinct_suits=False), 0)  # not the default
+    python_bezique(dealer=0,off=fours_distinct_suits,variant=binocle)
     """
-    return BeziqueGame({"variant": rules.variant, "dealer": dealer, **rules.options()})
+    return BeziqueGame(game_parameters(rules, dealer))
 
 
 def state_from_engine(game: BeziqueGame, world: State) -> BeziqueState:
     """The OpenSpiel state of the engine deal ``world``: its cards dealt by the chance nodes
     (hands from the dealer's left, the turn-up, the stock from the top, then the cut with the
-    cut bonus), then its actions.  ``game`` must have ``world``'s rules and dealer."""
+    cut bonus), then its actions.  ``game`` must have ``world``'s rules and dealer (else
+    :class:`ValueError`)."""
+    if game.rules != world.rules or game.dealer != world.dealer:
+        raise ValueError(f"the game {game} is not the deal's: its rules or dealer differ (make "
+                         f"it with game_for(rules, dealer))")
     out: BeziqueState = game.new_initial_state()
     n = world.rules.nplayers
     for i in range(n):

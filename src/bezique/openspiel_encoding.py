@@ -43,6 +43,7 @@ from typing import Any
 
 from . import actions as act
 from .cards import card_name, card_of, rank_of, suit_of
+from .errors import OptionError
 from .observation import Observation
 from .rules import OPTION_NAMES, Rules, cut_bounds
 from .state import State
@@ -67,18 +68,67 @@ def _option_defaults() -> dict[str, Any]:
 
 
 OPTION_DEFAULTS: dict[str, Any] = _option_defaults()
-PARAMETER_DEFAULTS: dict[str, Any] = {"variant": "bezique", "dealer": 1, **OPTION_DEFAULTS}
+OFF = "off"
+"""The parameter naming true/false options turned off whatever the variant's default (joined by
+``+``): OpenSpiel fills every parameter left out with its default, so ``partnership=False``
+cannot be told from no choice, and Binocle's ``fours_distinct_suits`` and ``bezique4``'s
+``partnership`` (true by default there) could not be turned off otherwise."""
+PARAMETER_DEFAULTS: dict[str, Any] = {"variant": "bezique", "dealer": 1, **OPTION_DEFAULTS,
+                                      OFF: ""}
+
+
+def _off_options(value: Any, options: Mapping[str, Any]) -> dict[str, bool]:
+    """The options ``off`` (``name+name``) turns off, each checked to be a true/false option
+    not also set true."""
+    if not isinstance(value, str):
+        raise OptionError(f"parameter 'off' names true/false options joined by '+', not "
+                          f"{value!r:.40}")
+    flags = sorted(n for n, d in OPTION_DEFAULTS.items() if isinstance(d, bool))
+    out: dict[str, bool] = {}
+    for name in filter(None, (n.strip() for n in value.split("+"))):
+        if name not in flags:
+            raise OptionError(f"parameter 'off' names true/false options ({', '.join(flags)}), "
+                              f"not {name!r}")
+        if options.get(name) is True:
+            raise OptionError(f"option {name!r} is given true and named in 'off'")
+        out[name] = False
+    return out
 
 
 def rules_from_parameters(params: Mapping[str, Any]) -> Rules:
-    """The :class:`Rules` named by OpenSpiel game parameters (variant, RULES.md 6 options).
-    ``cut_range`` may be written ``20_28``: OpenSpiel's game string takes ``20-28`` for a
-    malformed number."""
+    """The :class:`Rules` named by OpenSpiel game parameters (variant, RULES.md 6 options, and
+    :data:`OFF`).  ``cut_range`` may be written ``20_28``: OpenSpiel's game string takes
+    ``20-28`` for a malformed number.
+
+    >>> rules_from_parameters({"variant": "binocle", "off": "fours_distinct_suits"}).options()
+    {'fours_distinct_suits': False}
+    """
     options = {n: v for n, v in params.items()
                if n in OPTION_DEFAULTS and v != OPTION_DEFAULTS[n]}
+    options.update(_off_options(params.get(OFF, ""), options))
     if isinstance(options.get("cut_range"), str):
         options["cut_range"] = options["cut_range"].replace("_", "-")
     return Rules.preset(str(params.get("variant", "bezique")), **options)
+
+
+def game_parameters(rules: Rules, dealer: int) -> dict[str, Any]:
+    """The game parameters of ``rules`` with ``dealer`` dealing: the options that differ from
+    the variant's defaults, a true/false one turned off where OpenSpiel's default would not
+    show it (:data:`OFF`), so that :func:`rules_from_parameters` gives ``rules`` back.
+
+    >>> game_parameters(Rules.preset("bezique4", partnership=False, target=1500), 0)
+    {'variant': 'bezique4', 'dealer': 0, 'target': 1500, 'off': 'partnership'}
+    """
+    params: dict[str, Any] = {"variant": rules.variant, "dealer": dealer}
+    off = []
+    for name, value in rules.options().items():
+        if value is False and OPTION_DEFAULTS.get(name) is False:
+            off.append(name)
+        else:
+            params[name] = value
+    if off:
+        params[OFF] = "+".join(sorted(off))
+    return string_safe(params)
 
 
 def string_safe(params: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,8 @@ end (the totals' difference, or +1/-1 for the game's winner).  ``reset(seed=...)
 :class:`BeziqueAEC` (``raw_env``) in PettingZoo's usual wrappers: an index the mask refuses ends
 the episode with ``illegal_reward`` for the offender (default -1 with ``reward="win"``, minus
 the target otherwise); the raw environment raises :class:`~bezique.errors.IllegalActionError`.
-Other keywords are rules options (``target=1500``).
+Other keywords are rules options (``target=1500``).  ``render_mode="ansi"``: ``render()``
+returns the text view of the seat to act; ``"human"``: it prints it, after every step too.
 
 >>> e = env(variant="binocle", dealer=1, render_mode="ansi")
 >>> e.reset(seed=3)
@@ -45,6 +46,8 @@ from bezique.encoding import (
     REWARDS,
     Episode,
     action_mask,
+    check_flag,
+    check_reward,
     decode_action,
     encode_observation,
     observation_high,
@@ -84,7 +87,7 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
     """The AEC environment itself (``raw_env``); see the module's text."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"], "name": "bezique_v0", "is_parallelizable": False,
+        "render_modes": ["ansi", "human"], "name": "bezique_v0", "is_parallelizable": False,
     }
 
     def __init__(
@@ -100,8 +103,10 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         super().__init__()
         if reward not in REWARDS:
             raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise OptionError(f"render_mode must be 'ansi', 'human' or None, not "
+                              f"{render_mode!r}")
+        check_flag("game", game)
         self.rules = Rules.preset(variant, **rule_options)
         self.episode = Episode(self.rules, game=game, dealer=dealer)
         self.reward_kind = reward
@@ -172,15 +177,22 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         else:
             self.agent_selection = AGENTS[self.episode.state.current_player()]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the view of the seat in ``agent_selection`` (the seat to
-        act; once the deal is over, the last seat selected), never another seat's cards."""
+        act; once the deal is over, the last seat selected), never another seat's cards; with
+        ``"human"`` that view is printed (after every step too) and None returned."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: create the env with "
-                                  "render_mode='ansi'")
+                                  "render_mode='ansi' or 'human'")
             return None
-        return view_text(self.seat_observation(self.agent_selection))
+        text = view_text(self.seat_observation(self.agent_selection))
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
@@ -197,7 +209,7 @@ def env(
 ) -> AECEnv:
     """The wrapped AEC environment (see the module's text for ``options``)."""
     raw = BeziqueAEC(variant, **options)
-    penalty = (illegal_reward if illegal_reward is not None
+    penalty = (check_reward("illegal_reward", illegal_reward) if illegal_reward is not None
                else _illegal_default(raw.reward_kind, raw.rules))
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=penalty)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
