@@ -11,7 +11,14 @@ from click.testing import CliRunner
 
 from bezique import Rules
 from bezique.cli import main
-from bezique.encoding import NUM_ACTIONS, OBS_SIZE, action_index, action_mask, encode_observation
+from bezique.encoding import (
+    NUM_ACTIONS,
+    OBS_SIZE,
+    action_index,
+    action_mask,
+    encode_observation,
+    spec,
+)
 from bezique.errors import BeziqueError
 from bezique.record import parse_record
 from bezique.selfplay import play_selfplay, read_records
@@ -54,6 +61,35 @@ def test_selfplay_file_rows_replay_the_records(tmp_path: Path) -> None:
             totals = state.game_scores
     assert checked == len(rows)
     assert len(rows[0]["observation"]) == OBS_SIZE and len(rows[0]["legal_mask"]) == NUM_ACTIONS
+    assert {r["settled"] for r in rows} == {None}  # settled values are the one-deal games'
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "sixpack"])
+def test_the_one_deal_games_are_written_with_their_settled_values(tmp_path: Path,
+                                                                  variant: str) -> None:
+    """Rubicon and Six-pack self-play: their own vector sizes, and each row's settled value
+    (RULES.md 9.0.7) is the deal's settlement from that seat's side."""
+    path = tmp_path / "sp.parquet"
+    res = CliRunner().invoke(main, ["selfplay", "heuristic", "random", "--deals", "2",
+                                    "--variant", variant, "--seed", "2", "--out", str(path)])
+    assert res.exit_code == 0, res.output
+    rows = pq.read_table(path).to_pylist()
+    sp = spec(Rules.preset(variant))
+    assert {len(r["observation"]) for r in rows} == {sp.obs_size}
+    assert {len(r["legal_mask"]) for r in rows} == {sp.num_actions}
+    for g, data in enumerate(read_records(path)):
+        state = parse_record(data).start(0, None)
+        mine = [r for r in rows if r["game"] == g]
+        for row in mine:
+            assert row["action"] == action_index(state.observation(row["seat"]),
+                                                 row["action_text"])
+            state.apply(row["action_text"])
+        res_ = state.settlement()
+        assert res_.winner >= 0 and res_.value >= 100
+        for row in mine:
+            won = row["seat"] == res_.winner
+            assert row["settled"] == (res_.value if won else -res_.value)
+        assert {r["settled"] for r in mine if r["agent"] == "heuristic"} == {res_.value}
 
 
 def test_selfplay_is_reproducible_from_its_seed() -> None:
@@ -67,8 +103,8 @@ def test_selfplay_is_reproducible_from_its_seed() -> None:
 @pytest.mark.parametrize("args, message", [
     (["random", "random", "--out", "x.parquet"], "give --games N or --deals N"),
     (["random", "nosuch", "--deals", "1", "--out", "x.parquet"], "unknown agent 'nosuch'"),
-    (["random", "random", "--deals", "1", "--variant", "rubicon", "--out", "x.parquet"],
-     "the fixed encoding (self-play data) covers two-handed bezique and binocle"),
+    (["random", "random", "--deals", "1", "--variant", "bezique3", "--out", "x.parquet"],
+     "play the two-handed games (bezique, binocle, rubicon, sixpack, eightpack), not bezique3"),
     (["random", "random", "--deals", "1", "--out", "{tmp}/afile/x.parquet"],
      "cannot write {tmp}/afile/x.parquet"),
 ])

@@ -12,12 +12,21 @@ column             meaning
 ``deal``           the deal's number within the game (always 0 with ``deals``)
 ``step``           the action's number within the deal's actions (its record's ``actions``)
 ``seat``           the seat deciding (0 or 1); ``agent`` its agent spec
-``observation``    float32 list of :data:`~bezique.encoding.OBS_SIZE` (371) entries
-``legal_mask``     int8 list of :data:`~bezique.encoding.NUM_ACTIONS` (83) entries, 1 = legal
+``observation``    float32 list of :data:`~bezique.encoding.OBS_SIZE` (371) entries in
+                   Bezique and Binocle, ``spec(rules).obs_size`` in the multi-pack games
+``legal_mask``     int8 list of :data:`~bezique.encoding.NUM_ACTIONS` (83) entries (or
+                   ``spec(rules).num_actions``), 1 = legal
 ``action``         the index chosen (:func:`~bezique.encoding.action_index`)
 ``action_text``    the action text chosen, as in the record
 ``deal_return``    the deal's final points of ``seat`` less the opponent's
+``settled``        the one-deal games (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7): the
+                   settled value for ``seat``, + won, - lost, 0 drawn (what decides them:
+                   points count only through it); null in the others
 =================  ============================================================================
+
+The two-handed games are written (those :func:`bezique.encoding.spec` describes); the layout of
+the multi-pack games' vectors is ``spec(rules).layout``, and the file's metadata names the
+variant and options (``bezique.meta``).
 
 Agent A sits in seat 0 in even games and in seat 1 in odd ones; game ``k`` is dealt from the
 seed and ``k``, and agents' seeds derive from them too, so a run is reproducible.
@@ -39,7 +48,7 @@ from typing import Any
 
 from .agents import agent_label, make_agent
 from .arena import derive_seed
-from .encoding import action_index, action_mask, check_rules, encode_observation
+from .encoding import action_index, action_mask, encode_observation, spec
 from .errors import BeziqueError, IllegalActionError
 from .game import Game
 from .record import game_record
@@ -57,7 +66,8 @@ class SelfPlayData:
 
     columns: dict[str, list[Any]] = field(default_factory=lambda: {
         name: [] for name in ("game", "deal", "step", "seat", "agent", "observation",
-                              "legal_mask", "action", "action_text", "deal_return")})
+                              "legal_mask", "action", "action_text", "deal_return",
+                              "settled")})
     records: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -89,7 +99,15 @@ def _play_deal(state: State, agents: list[Any], specs: list[str], game: int, dea
             cols[name].append(value)
         step += 1
     s = state.scores
-    cols["deal_return"] += [float(s[seat] - s[1 - seat]) for seat in cols["seat"][first:]]
+    seats = cols["seat"][first:]
+    cols["deal_return"] += [float(s[seat] - s[1 - seat]) for seat in seats]
+    if state.rules.settlement == "portland":
+        res = state.settlement()
+        cols["settled"] += [0.0 if res.winner < 0 else
+                            float(res.value if res.winner == seat else -res.value)
+                            for seat in seats]
+    else:
+        cols["settled"] += [None] * len(seats)
 
 
 def play_selfplay(spec_a: str, spec_b: str, rules: Rules, *, games: int | None = None,
@@ -103,9 +121,9 @@ def play_selfplay(spec_a: str, spec_b: str, rules: Rules, *, games: int | None =
     assert count is not None
     if count < 1:
         raise BeziqueError("the number of games or deals must be at least 1")
-    check_rules(rules)
-    for spec in (spec_a, spec_b):
-        make_agent(spec, seed=0)  # refuse unknown agents and bad options before starting
+    spec(rules)  # refuses a game the encoding cannot describe (three or four seats)
+    for name in (spec_a, spec_b):
+        make_agent(name, seed=0)  # refuse unknown agents and bad options before starting
     data = SelfPlayData()
     for k in range(count):
         specs = [spec_a, spec_b] if k % 2 == 0 else [spec_b, spec_a]
@@ -127,7 +145,7 @@ def play_selfplay(spec_a: str, spec_b: str, rules: Rules, *, games: int | None =
             _play_deal(state, agents, specs, k, 0, data)
             played = [state]
         record = game_record(rules, played)
-        record["players"] = [agent_label(spec) for spec in specs]
+        record["players"] = [agent_label(name) for name in specs]
         data.records.append(record)
         if progress is not None:
             progress(k + 1)
@@ -147,21 +165,22 @@ def pyarrow_modules() -> tuple[Any, Any]:
 def write_parquet(data: SelfPlayData, path: str | Path, meta: dict[str, Any] | None = None
                   ) -> None:
     """Write the decisions as Parquet with the records (and ``meta``) in the file's metadata."""
-    from .encoding import NUM_ACTIONS, OBS_SIZE
-
     pa, pq = pyarrow_modules()
     c = data.columns
+    obs_size = len(c["observation"][0]) if c["observation"] else 0
+    num_actions = len(c["legal_mask"][0]) if c["legal_mask"] else 0
     table = pa.table({
         "game": pa.array(c["game"], pa.int32()),
         "deal": pa.array(c["deal"], pa.int16()),
         "step": pa.array(c["step"], pa.int16()),
         "seat": pa.array(c["seat"], pa.int8()),
         "agent": pa.array(c["agent"], pa.string()).dictionary_encode(),
-        "observation": pa.array(c["observation"], pa.list_(pa.float32(), OBS_SIZE)),
-        "legal_mask": pa.array(c["legal_mask"], pa.list_(pa.int8(), NUM_ACTIONS)),
+        "observation": pa.array(c["observation"], pa.list_(pa.float32(), obs_size)),
+        "legal_mask": pa.array(c["legal_mask"], pa.list_(pa.int8(), num_actions)),
         "action": pa.array(c["action"], pa.int16()),
         "action_text": pa.array(c["action_text"], pa.string()),
         "deal_return": pa.array(c["deal_return"], pa.float32()),
+        "settled": pa.array(c["settled"], pa.float32()),
     })
     extra = {b"bezique.meta": json.dumps(meta or {}).encode(),
              RECORDS_KEY: json.dumps(data.records).encode()}

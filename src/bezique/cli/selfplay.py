@@ -20,14 +20,16 @@ from .common import fail, parse_options, progress_bar, writable_file
               help="The Parquet file to write.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Fixes every deal and every agent's own seed.")
-@click.option("--variant", default="bezique", show_default=True, help="bezique or binocle")
+@click.option("--variant", default="bezique", show_default=True,
+              help="bezique, binocle, rubicon, sixpack or eightpack (two-handed games).")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
               help=f"A rule option ({', '.join(OPTION_NAMES)}).")
 def selfplay(agent_a: str, agent_b: str, games: int | None, deals: int | None, out: str,
              seed: int, variant: str, options: tuple[str, ...]) -> None:
     """Play agents A and B against each other and write every decision as Parquet: the
     deciding seat's observation tensor, legal mask, chosen action index and text, the deal's
-    result, with the game records in the file's metadata.
+    result (and, in the one-deal games, its settled value), with the game records in the file's
+    metadata.
 
     Read it back with pyarrow.parquet.read_table(FILE) (or pandas.read_parquet(FILE)); the
     records with
