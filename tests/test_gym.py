@@ -10,8 +10,8 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from bezique import IllegalActionError  # noqa: E402
-from bezique.encoding import NUM_ACTIONS, OBS_SIZE, legal_index_map  # noqa: E402
+from bezique import IllegalActionError, Rules  # noqa: E402
+from bezique.encoding import OBS_SIZE, legal_index_map  # noqa: E402
 from bezique.errors import OptionError  # noqa: E402
 from bezique.gymnasium_env import BeziqueEnv  # noqa: E402
 
@@ -37,7 +37,7 @@ def play(env: BeziqueEnv, seed: int) -> tuple[list[int], float, dict[str, object
     while True:
         assert env.observation_space.contains(obs)
         mask = env.action_masks()
-        assert mask.dtype == bool and mask.shape == (NUM_ACTIONS,)
+        assert mask.dtype == bool and mask.shape == (env.action_space.n,)
         assert np.array_equal(mask, info["action_mask"].astype(bool))
         assert sorted(np.flatnonzero(mask)) == sorted(legal_index_map(env.seat_observation()))
         assert mask.any()
@@ -86,6 +86,27 @@ def test_win_rewards_and_a_whole_game() -> None:
     game = env.episode.game
     assert game is not None and game.is_over()
     assert reward == (1.0 if game.winner == 0 else -1.0)
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "sixpack"])
+def test_the_one_deal_games_reward_their_settlement(variant: str) -> None:
+    """Rubicon and Six-pack are played for the settlement (RULES.md 9.0.7), not the points:
+    ``reward="settled"`` pays its value, ``win`` follows its winner, and a classic game has no
+    settlement to pay."""
+    for seed in range(2):
+        rewards = {}
+        for kind in ("deal", "win", "settled"):
+            env = BeziqueEnv(variant, opponent="heuristic", reward=kind, seat=seed % 2)
+            _, rewards[kind], _ = play(env, seed)
+        res = env.episode.state.settlement()
+        assert res.winner >= 0 and res.value >= 100
+        sign = 1.0 if res.winner == env.seat else -1.0
+        assert rewards["settled"] == sign * res.value and rewards["win"] == sign
+        assert rewards["deal"] == env.episode.state.returns()[env.seat]  # the same deal
+    assert BeziqueEnv(variant, opponent="random", reward="settled").illegal_reward == \
+        -float(Rules.preset(variant).rubicon_at)
+    with pytest.raises(OptionError, match="one-deal games"):
+        BeziqueEnv("bezique", opponent="random", reward="settled")
 
 
 def test_an_illegal_index_ends_the_episode_or_raises() -> None:

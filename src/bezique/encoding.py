@@ -461,7 +461,34 @@ def view_text(obs: Observation, index_map: dict[int, str] | None = None) -> str:
 # ---------------------------------------------------------------- the episode
 
 
-REWARDS = ("deal", "win")
+REWARDS = ("deal", "win", "settled")
+
+
+def check_reward_kind(kind: object, rules: Rules) -> str:
+    """``kind`` if it is one of :data:`REWARDS` that ``rules`` can pay, else :class:`OptionError`:
+    ``settled`` is the one-deal games' (Rubicon, Six-pack, Eight-pack; RULES.md 9.0.7)."""
+    if kind not in REWARDS:
+        raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r:.40}")
+    if kind == "settled" and rules.settlement != "portland":
+        raise OptionError(f"reward='settled' is for the one-deal games (rubicon, sixpack, "
+                          f"eightpack), not {rules.variant}: use 'deal' or 'win'")
+    return str(kind)
+
+
+def illegal_default(kind: str, rules: Rules) -> float:
+    """The reward for an index the mask refuses, unless given: -1 with ``win``; else minus the
+    target, and in the one-deal games minus the mark below which a loser is rubiconed.
+
+    >>> illegal_default("deal", Rules.preset("bezique"))
+    -1000.0
+    >>> illegal_default("win", Rules.preset("rubicon"))
+    -1.0
+    >>> illegal_default("settled", Rules.preset("sixpack"))
+    -3000.0
+    """
+    if kind == "win":
+        return -1.0
+    return -float(rules.rubicon_at if rules.settlement == "portland" else rules.target)
 
 
 class Episode:
@@ -510,9 +537,16 @@ class Episode:
 
     def rewards(self, kind: str) -> list[float]:
         """Each seat's reward once over: ``deal``, the point difference (of the deal, or of the
-        game totals); ``win``, +1 and -1 by the deal's points (0 for a tie) or the game's winner."""
+        game totals); ``win``, +1 and -1 by the deal's points (0 for a tie) or the game's
+        winner, in the one-deal games the settlement's; ``settled`` (the one-deal games only),
+        the settled value (RULES.md 9.0.7), + to its winner and - to the other."""
         if not self.over():
             return [0.0, 0.0]
+        if self.rules.settlement == "portland" and kind != "deal":
+            res = self.state.settlement()
+            value = 1.0 if kind == "win" else float(res.value)
+            return [0.0 if res.winner < 0 else value if s == res.winner else -value
+                    for s in (0, 1)]
         if self.game is not None:
             if kind == "win":
                 return [1.0 if self.game.winner == s else -1.0 for s in (0, 1)]

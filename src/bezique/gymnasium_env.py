@@ -14,8 +14,9 @@ Rewards, ``game`` and seeds are as in :mod:`bezique.pettingzoo`; the opponent is
 reset with a seed drawn from the environment's, so ``reset(seed=...)`` fixes its choices too.
 
 An index the mask refuses ends the episode with ``illegal_reward`` (default -1 with
-``reward="win"``, minus the target otherwise) and ``info["illegal_action"] = True``;
-``on_illegal="raise"`` raises :class:`~bezique.errors.IllegalActionError` instead.
+``reward="win"``, minus the target otherwise, minus the rubicon mark in the one-deal games) and
+``info["illegal_action"] = True``; ``on_illegal="raise"`` raises
+:class:`~bezique.errors.IllegalActionError` instead.
 Importing this module registers ``bezique/Bezique-v0``, ``bezique/Binocle-v0``,
 ``bezique/Rubicon-v0``, ``bezique/Sixpack-v0`` and ``bezique/Eightpack-v0`` with
 ``gymnasium.make``.
@@ -42,14 +43,15 @@ import numpy.typing as npt
 from bezique.agents import make_agent
 from bezique.agents.base import Agent
 from bezique.encoding import (
-    REWARDS,
     Episode,
     action_int,
     action_mask,
     check_flag,
     check_reward,
+    check_reward_kind,
     check_seat,
     encode_observation,
+    illegal_default,
     legal_index_map,
     observation_high,
     spec,
@@ -89,8 +91,6 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         illegal_reward: float | None = None,
         **rule_options: Any,
     ) -> None:
-        if reward not in REWARDS:
-            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "ansi"):
             raise OptionError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         check_flag("game", game)
@@ -98,6 +98,7 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         if on_illegal not in ("penalize", "raise"):
             raise OptionError(f"on_illegal must be 'penalize' or 'raise', not {on_illegal!r}")
         self.rules = Rules.preset(variant, **rule_options)
+        reward = check_reward_kind(reward, self.rules)
         self.episode = Episode(self.rules, game=game, dealer=dealer)
         self.opponent_spec = opponent
         self.opponent: Agent = make_agent(opponent, seed=0)  # checks the spec now
@@ -107,7 +108,7 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         self.on_illegal = on_illegal
         self.illegal_reward = (check_reward("illegal_reward", illegal_reward)
                                if illegal_reward is not None
-                               else -1.0 if reward == "win" else -float(self.rules.target))
+                               else illegal_default(reward, self.rules))
         sp = spec(self.rules)
         high = np.asarray(observation_high(self.rules), dtype=np.float32)
         self.observation_space = gymnasium.spaces.Box(0.0, high, shape=(sp.obs_size,),

@@ -12,13 +12,16 @@ in a row (declare, then lead).
 
 Rewards come at the end: ``reward="deal"`` (default) the point difference of the deal,
 ``reward="win"`` +1, -1 or 0; ``game=True`` plays deals to the target and rewards at the game's
-end (the totals' difference, or +1/-1 for the game's winner).  ``reset(seed=...)`` makes the deal
-(and the dealer, unless ``dealer`` is fixed) a function of the seed.  ``env()`` wraps
-:class:`BeziqueAEC` (``raw_env``) in PettingZoo's usual wrappers: an index the mask refuses ends
-the episode with ``illegal_reward`` for the offender (default -1 with ``reward="win"``, minus
-the target otherwise); the raw environment raises :class:`~bezique.errors.IllegalActionError`.
-Other keywords are rules options (``target=1500``).  ``render_mode="ansi"``: ``render()``
-returns the text view of the seat to act; ``"human"``: it prints it, after every step too.
+end (the totals' difference, or +1/-1 for the game's winner). In the one-deal games (Rubicon,
+Six-pack, Eight-pack) ``win`` is the settlement's winner, and ``reward="settled"`` the settled
+value (RULES.md 9.0.7), + to the winner, - to the loser: what those games are played for.
+``reset(seed=...)`` makes the deal (and the dealer, unless ``dealer`` is fixed) a function of
+the seed. ``env()`` wraps :class:`BeziqueAEC` (``raw_env``) in PettingZoo's usual wrappers: an
+index the mask refuses ends the episode with ``illegal_reward`` for the offender (default -1
+with ``reward="win"``, minus the target otherwise, minus the rubicon mark in the one-deal
+games); the raw environment raises :class:`~bezique.errors.IllegalActionError`. Other keywords
+are rules options (``target=1500``). ``render_mode="ansi"``: ``render()`` returns the text view
+of the seat to act; ``"human"``: it prints it, after every step too.
 
 >>> e = env(variant="binocle", dealer=1, render_mode="ansi")
 >>> e.reset(seed=3)
@@ -43,13 +46,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from bezique.encoding import (
-    REWARDS,
     Episode,
     action_mask,
     check_flag,
     check_reward,
+    check_reward_kind,
     decode_action,
     encode_observation,
+    illegal_default,
     observation_high,
     spec,
     view_text,
@@ -79,10 +83,6 @@ def obs_arrays(obs: Observation) -> tuple[npt.NDArray[np.float32], npt.NDArray[n
             np.asarray(action_mask(obs), dtype=np.int8))
 
 
-def _illegal_default(reward: str, rules: Rules) -> float:
-    return -1.0 if reward == "win" else -float(rules.target)
-
-
 class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
     """The AEC environment itself (``raw_env``); see the module's text."""
 
@@ -101,15 +101,13 @@ class BeziqueAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         **rule_options: Any,
     ) -> None:
         super().__init__()
-        if reward not in REWARDS:
-            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "ansi", "human"):
             raise OptionError(f"render_mode must be 'ansi', 'human' or None, not "
                               f"{render_mode!r}")
         check_flag("game", game)
         self.rules = Rules.preset(variant, **rule_options)
+        self.reward_kind = check_reward_kind(reward, self.rules)
         self.episode = Episode(self.rules, game=game, dealer=dealer)
-        self.reward_kind = reward
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -210,7 +208,7 @@ def env(
     """The wrapped AEC environment (see the module's text for ``options``)."""
     raw = BeziqueAEC(variant, **options)
     penalty = (check_reward("illegal_reward", illegal_reward) if illegal_reward is not None
-               else _illegal_default(raw.reward_kind, raw.rules))
+               else illegal_default(raw.reward_kind, raw.rules))
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=penalty)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
