@@ -96,7 +96,7 @@ def test_the_one_deal_games_reward_their_settlement(variant: str) -> None:
     for seed in range(2):
         rewards = {}
         for kind in ("deal", "win", "settled"):
-            env = BeziqueEnv(variant, opponent="heuristic", reward=kind, seat=seed % 2)
+            env = BeziqueEnv(variant, opponent="random", reward=kind, seat=seed % 2)
             _, rewards[kind], _ = play(env, seed)
         res = env.episode.state.settlement()
         assert res.winner >= 0 and res.value >= 100
