@@ -524,6 +524,24 @@ def test_a_partner_who_passes_an_offered_turn_is_said_to_declare_nothing() -> No
     state.apply_action(PASS)
     line = describe(before, PASS, state, names)[0]
     assert line.startswith("North declares nothing; you draw "), line
+    # a partner who declared after the offer is done declaring, not "declares nothing"
+    for seed in range(40):
+        state = State.new_deal(Rules.preset("bezique4"), seed=seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            turn = state.current_player()
+            if turn != state.last_trick_winner and PASS in legal and len(legal) > 1:
+                state.apply_action(next(a for a in legal if a != PASS))  # the partner declares
+                if PASS in state.legal_actions() and state.current_player() == turn:
+                    before = state.clone()
+                    state.apply_action(PASS)
+                    line = describe(before, PASS, state, names)[0]
+                    who = "You are" if turn == 0 else f"{names[turn]} is"
+                    assert line.startswith(f"{who} done declaring; you draw "), line
+                    return
+                continue
+            state.apply_action(rng.choice([a for a in legal if a != PASS] or legal))
+    raise AssertionError("no partner declared after an offer in 40 deals")
 
 
 async def test_the_footer_names_the_explain_key() -> None:
