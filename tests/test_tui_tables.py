@@ -494,7 +494,9 @@ async def test_the_cut_bonus_asks_for_the_guess_before_play() -> None:
                 continue
             assert s.observation().phase == "guess"
             text = screen_text(app)
-            assert "how many cards?" in text and "18 cards" in text
+            # the whole question fits 80 columns, and there is nothing to draw while guessing
+            assert "Guess the dealer's cut (right: +150)" in text and "18 cards" in text
+            assert "Draw" not in text.splitlines()[-1]
             await pilot.press("enter")  # the first entry: 18 cards
             await settle(pilot, app)
             assert s.state.cut_guess == 18 and s.observation().phase != "guess"

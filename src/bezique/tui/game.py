@@ -92,8 +92,8 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer "draw" only when you may declare (it hides from the footer otherwise), carte
         blanche and the offer to the partner only when they are legal."""
-        if action == "draw":
-            return self._mode == "declare"
+        if action == "draw":  # (not while guessing the cut: there is no drawing then)
+            return self._mode == "declare" and "pass" in self._legal
         if action in ("carte", "offer"):
             return action in self._legal
         return True
@@ -249,8 +249,7 @@ class GameScreen(Screen[None]):
             center.border_title = declare_title(obs) if self.seats == 2 else \
                 declare_title_n(obs)
             if obs.phase == "guess":
-                center.border_title = ("The dealer cut the pack: how many cards? "
-                                       "(right: +150)")
+                center.border_title = "Guess the dealer's cut (right: +150)"  # fits 80 columns
             self._fill_choices(obs)
             if self._mode != "declare":
                 choices.focus()
@@ -406,7 +405,7 @@ class GameScreen(Screen[None]):
 
     def action_draw(self) -> None:
         """Pass: declare nothing (more) and draw."""
-        if self._mode == "declare":
+        if self._mode == "declare" and "pass" in self._legal:
             self.human("pass")
 
     def action_carte(self) -> None:
