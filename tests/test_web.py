@@ -41,6 +41,7 @@ ALLOWED_KEYS = {
     "opponent_hidden", "opponent_known", "table", "melds", "trick", "last_trick",
     "tricks_played", "scores", "brisques", "melds_available", "specials", "legal", "log", "drew",
     "hint_action", "guesses", "settlement", "settlement_legend", "one_deal", "brisques_label",
+    "carte_points",
     # nested
     "card", "name", "cards", "points", "intact", "seat", "leader", "lead", "follow",
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import SUITS, card_name, split_token
+from ..position import Event
 from ..record import parse_record, replay_deals
 from ..state import State
 from .live import LiveGame
@@ -35,19 +36,25 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
         state = record.start(i, totals)
         # a turned-up seven scores for the dealer as the deal starts (RULES.md 2.1)
         opening = sum(p for _, p, reason, _ in state.events if reason == "turnup")
-        frames = [_frame(state, None, None, [])]
+        # the cut bonus (RULES.md 9.2): the guess is made before play, so the first frame's
+        # scores already hold its points; the replay says where they come from
+        cut = None if d.cut is None else {
+            "cut": d.cut, "guess": d.guess,
+            "scored": [[seat, p] for seat, p, reason, _ in state.events if reason == "cut"]}
+        frames = [_frame(state, None, None, [], ())]
         for text in d.actions:
             player = state.current_player()
             before, lead = state.tricks_played, state.trick_cards()
+            events = len(state.events)
             state.apply(text)
             played = []
             if state.tricks_played > before:  # this play completed a trick: show both cards
                 played = [*lead, split_token(text.split()[1])[0]]
-            frames.append(_frame(state, player, text, played))
+            frames.append(_frame(state, player, text, played, state.events[events:]))
         # the one-deal games have no trumps until the first marriage or sequence fixes them,
         # and none at all if nobody declares one (RULES.md 9.0.2): each frame says its own
         out.append({"dealer": d.dealer, "trump": _trump(state), "frames": frames,
-                    "turnup_points": opening})
+                    "turnup_points": opening, "cut": cut})
         totals = done[i].state.game_scores
     return out
 
@@ -58,11 +65,13 @@ def _trump(state: State) -> str | None:
 
 
 def _frame(state: State, player: int | None, action: str | None,
-           played: list[int]) -> dict[str, Any]:
+           played: list[int], events: tuple[Event, ...]) -> dict[str, Any]:
     seats = range(state.rules.nplayers)
     return {
         "player": player,
         "action": action,
+        # what the step scored: [seat, points, why, detail] (a meld's detail is its name)
+        "scored": [[seat, p, reason, detail] for seat, p, reason, detail in events],
         "trick_done": bool(played),
         "played": [card_name(c) for c in played],
         "winner": state.last_trick_winner if played else None,

@@ -11,6 +11,7 @@ from ..cards import RANK_NAMES, SUITS, card_name, card_symbol, rank_of, split_to
 from ..game import Game
 from ..narrate import win_reason
 from ..observation import Observation
+from ..position import CUT_24, CUT_GUESSED
 from ..rules import Rules
 from .live import COMPUTER, FRIEND, LiveGame
 from .seats import COMPUTER_SEAT
@@ -63,7 +64,7 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
     start = max(0, len(obs.actions) - last)
     plays = sum(1 for _, text in obs.actions[:start] if text.startswith("play"))
     seven = RANK_NAMES[obs.rules.seven_rank]
-    for seat, text in obs.actions[start:]:
+    for i, (seat, text) in enumerate(obs.actions[start:], start):
         who = "You" if seat == obs.seat else names[seat]
         verb, _, rest = text.partition(" ")
         if verb == "play":
@@ -77,10 +78,29 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
             line = f"{who} exchanged the {seven} of trumps for the turn-up (+10)"
         elif verb == "seven":
             line = f"{who} declared the {seven} of trumps (+10)"
+        elif verb == "carte":  # (a repeat shows the card just drawn: RULES.md 9.0.4 b)
+            again = (seat, "carte") in obs.actions[:i]
+            line = (f"{who} declared carte blanche"
+                    + (" again: the card drawn is no king, queen or jack" if again
+                       else ": no king, queen or jack in the hand")
+                    + f" (+{obs.rules.carte_points})")
+        elif verb == "guess":
+            line = _guess_line(obs, names, who, int(rest))
         else:
             line = f"{who} drew from the stock"
         out.append({"seat": seat, "text": line})
     return out
+
+
+def _guess_line(obs: Observation, names: list[str], who: str, guess: int) -> str:
+    """The cut bonus's guess in words (RULES.md 9.2): the guess, the cut, who scored."""
+    dealer = "you" if obs.dealer == obs.seat else names[obs.dealer]
+    line = f"{who} guessed the cut at {guess} cards"
+    if obs.cut is None:  # (the cut is counted for all once guessed: not seen here)
+        return line
+    scored = ([f"+{CUT_GUESSED} for the right guess"] if guess == obs.cut else []) + (
+        [f"+{CUT_24} to {dealer} for a cut of exactly 24"] if obs.cut == 24 else [])
+    return f"{line}; {dealer} cut {obs.cut}: {', '.join(scored) or 'no score'}"
 
 
 def hand_cards(obs: Observation, legal: set[str]) -> list[dict[str, Any]]:
@@ -235,6 +255,7 @@ def build_view(
             "settlement": settlement[0] if settlement else None,
             "settlement_legend": settlement[1] if settlement else None,
             "one_deal": rules.settlement == "portland",
+            "carte_points": rules.carte_points,  # carte blanche's (RULES.md 9.0.4), 0: none
             "legal": sorted(legal),
             "log": _log(obs, names),
             "drew": drew,

@@ -78,6 +78,19 @@ function sevenButtons(d, seven, hintCls, act) {
       h("span", { class: "key" }, "s"), `Declare the ${seven} · 10`) : null,
   ].filter(Boolean);
 }
+// A seat's melds as tags (``tag`` draws one): the broken ones (a card of each was played; their
+// points stay scored) shown as they are while few, and past MANY_BROKEN folded into one line
+// to open: in a long Six- or Eight-pack deal they pushed the trick and the hand off a phone's
+// screen. ``legend`` explains the faded tags when they are shown.
+const MANY_BROKEN = 3;
+function meldList(melds, tag, legend) {
+  const broken = melds.filter((m) => !m.intact);
+  if (broken.length <= MANY_BROKEN) return h("div", { class: "meld-tags" }, melds.map(tag), broken.length ? legend : null);
+  return h("div", { class: "meld-tags" }, melds.filter((m) => m.intact).map(tag),
+    h("details", { class: "broken-melds" },
+      h("summary", { class: "legend muted" }, `${broken.length} broken melds (a card of each was played; their points stay scored)`),
+      h("div", { class: "meld-tags" }, broken.map(tag))));
+}
 function cardImg(code) {
   return h("img", { src: `/cards/${code}.svg`, alt: capital(cardName(code)), draggable: "false" });
 }

@@ -133,9 +133,10 @@ class GamePage {
     if (g.waiting_for_friend) return "Waiting for your friend: the game starts when they take their seat.";
     if (!d.your_turn) {
       if (d.phase === "declare") return `${opp} won the trick and is declaring…`;
+      if (d.phase === "guess") return `You cut the pack: ${opp} is guessing how many cards (a cut of exactly 24 scores you 250)…`;
       return `${opp} to play…`;
     }
-    if (d.phase === "guess") return "The dealer cut the pack: guess how many cards (a right guess scores 150).";
+    if (d.phase === "guess") return "The dealer cut the pack: guess how many cards (a right guess scores you 150; a cut of exactly 24 scores the dealer 250).";
     if (d.phase === "declare" && this.onlyDraw() && this.autoDraw) return "You won the trick; nothing to declare: drawing…";
     if (d.phase === "declare") return "You won the trick: declare a meld, or draw.";
     if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
@@ -167,12 +168,12 @@ class GamePage {
       }, cardImg(c.card), key ? h("span", { class: "k" }, key) : null);
     };
     const meldTags = (seat) => d.melds[seat].length
-      ? h("div", { class: "meld-tags" }, d.melds[seat].map((m) =>
+      ? meldList(d.melds[seat], (m) =>
           h("span", { class: "meld-tag" + (m.intact ? "" : " broken"),
             title: m.cards.map(cardText).join(" ") + (m.intact ? "" : " · broken: a card of it was played; its points stay scored") },
             `${m.name} ${m.points}`, h("span", { class: "visually-hidden" }, `: ${m.cards.map(cardName).join(", ")}.`),
-            m.intact ? null : h("span", { class: "why" }, " · broken (a card was played)"))),
-          d.melds[seat].some((m) => !m.intact) ? h("span", { class: "legend muted" }, "Faded melds are broken: a card of them was played. Their points stay scored.") : null)
+            m.intact ? null : h("span", { class: "why" }, " · broken (a card was played)")),
+          h("span", { class: "legend muted" }, "Faded melds are broken: a card of them was played. Their points stay scored."))
       : null;
     const head = (seat) => h("div", { class: "seat-head" },
       ((on) => h("span", { class: "dot" + (on ? " on" : ""), role: "img", title: on ? "online" : "away", "aria-label": on ? "online" : "away" }))(
@@ -192,6 +193,8 @@ class GamePage {
         h("div", { class: "backs", role: "img", "aria-label": `${g.names[opp]} holds ${d.opponent_hidden} card${d.opponent_hidden === 1 ? "" : "s"}` }, backs),
         d.table[opp].length ? h("div", { class: "on-table" }, h("div", { class: "label" }, "On the table"),
           h("div", { class: "cards small", id: "opp-table" }, d.table[opp].map((c) => staticCard(c.card)))) : null),
+      // the concealed cards all have seen: a hand shown for carte blanche, a turn-up taken
+      d.opponent_known.length ? h("div", { class: "muted known", id: "opp-known" }, said(`Known in hand: ${d.opponent_known.map(cardText).join(" ")}`)) : null,
       meldTags(opp));
 
     // middle: stock, trick
@@ -235,8 +238,11 @@ class GamePage {
         h("span", { class: "key" }, "d"), d.melds_available.length || d.specials.length > 1 ? "Draw (done declaring)" : "Draw"));
     }
     if (d.your_turn && d.specials.includes("carte")) declare.append(h("button", { class: "btn" + hintCls("carte"), "data-action": "carte", id: "carte", onclick: () => this.act("carte") },
-      h("span", { class: "key" }, "c"), "Carte blanche: show a hand without a court card"));
-    if (d.your_turn && d.phase === "guess") d.guesses.forEach((n) => declare.append(h("button", { class: "btn", "data-action": `guess ${n}`, onclick: () => this.act(`guess ${n}`) }, `${n} cards`)));
+      // (the first is made before the player's first card: once a trick is played it is a
+      // repeat, showing the card just drawn; RULES.md 9.0.4, 9.10)
+      h("span", { class: "key" }, "c"), d.tricks_played ? `Carte blanche again: show the card you drew (no court card) · ${d.carte_points}`
+        : `Carte blanche: show a hand without a court card · ${d.carte_points}`));
+    if (d.your_turn && d.phase === "guess") d.guesses.forEach((n) => declare.append(h("button", { class: "btn" + hintCls(`guess ${n}`), "data-action": `guess ${n}`, onclick: () => this.act(`guess ${n}`) }, `${n} cards`)));
     let summary = null;
     if (d.one_deal && d.phase === "over") {
       summary = h("div", { class: "summary game-over", id: "summary" },

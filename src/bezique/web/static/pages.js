@@ -13,7 +13,8 @@ const PlayerName = {
 // ------------------------------------------------------------------ home
 // a message about the button just pressed, brought into view (on a phone the home page's
 // message is a screen or two below the panels' buttons)
-function seen(el) { el.scrollIntoView({ block: "nearest" }); }
+// (centred: "nearest" left it a fraction of a pixel below the screen's edge, scrolled to whole pixels)
+function seen(el) { el.scrollIntoView({ block: "center" }); }
 // The house rules typed on the home page ("last_trick=stock seven=played"): the rule options
 // of a new game (the server checks them against the variant and says what is wrong).
 function houseRules() {
@@ -115,29 +116,32 @@ function gamesPanel() {
     list.replaceChildren(...r.games.map((g) => {
       const me = g.seat, opp = 1 - g.seat, table = g.opponent === "table";
       let state;
-      if (table && g.winner !== null && g.winner !== undefined) state = "Game over";
-      else if (g.winner !== null && g.winner !== undefined) state = g.winner === me ? "You won" : `${g.names[g.winner]} won`;
+      if (table && g.winner !== null && g.winner !== undefined) {
+        // a partnership's winner is a side (seats 0 & 2, 1 & 3), else a seat
+        state = g.sides ? (g.winner === me % 2 ? "Your side won" : "Their side won") : g.winner === me ? "You won" : `${g.names[g.winner]} won`;
+      } else if (g.winner !== null && g.winner !== undefined) state = g.winner === me ? "You won" : `${g.names[g.winner]} won`;
       else if (g.waiting_for_friend) state = table ? "Waiting for players" : "Waiting for your friend";
       else if (g.deal_over && ONE_DEAL.includes(g.variant)) state = "A draw";
       else if (g.deal_over) state = "Deal over";
       else state = g.turn === me ? "Your turn" : `${g.names[table ? g.turn : opp]} to play`;
+      const token = encodeURIComponent(saved[g.id].token);
+      const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
+      const past = finished ? [h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay"),
+        h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record")] : [];
       if (table) {
         return h("li", {},
           h("div", {},
             h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant_title} ${playTo(g.variant, g.target)}`),
             h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.sides ? `your side ${g.sides[me % 2]}, theirs ${g.sides[1 - me % 2]}` : g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
-          h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open")));
+          h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open"), past));
       }
-      const token = encodeURIComponent(saved[g.id].token);
-      const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
       return h("li", {},
         h("div", {},
           h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant_title} ${playTo(g.variant, g.target)}`),
           h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores[me]}–${g.scores[opp]} · ${new Date(g.updated * 1000).toLocaleString()}`)),
         h("div", { class: "actions" },
           h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null && !(g.deal_over && ONE_DEAL.includes(g.variant)) ? "Continue" : "Open"),
-          finished ? h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay") : null,
-          finished ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record") : null));
+          past));
     }));
   }).catch((e) => list.replaceChildren(h("li", { class: "error-box" }, e.message)));
   return panel;
@@ -263,10 +267,20 @@ function toggle(id, label, title, obj, prop) {
 const STEP_VERBS = { play: "plays", meld: "declares", pass: "draws without declaring",
   exchange: "exchanges the seven of trumps for the turn-up", seven: "declares the seven of trumps",
   carte: "declares carte blanche", offer: "offers the declaring turn to the partner", guess: "guesses the cut:" };
-function stepWords(action) {
+// (``scored``: the step's [seat, points, why, detail]: a meld is named, with its points)
+function stepWords(action, scored) {
   const [verb, ...rest] = action.split(" ");
   const words = rest.map((t) => /^[AKQJT987][SHDC]/.test(t) ? cardText(t.slice(0, 2)) : t);
-  return [STEP_VERBS[verb] || verb, ...words].join(" ");
+  const own = (scored || []).find((e) => e[2] === verb || (verb === "exchange" && e[2] === "seven"));
+  if (verb === "meld" && own) words.unshift(own[3]);
+  return [STEP_VERBS[verb] || verb, ...words].join(" ") + (own ? ` (+${own[1]})` : "");
+}
+// the cut bonus (RULES.md 9.2), scored before the first play: the guess, the cut, who scored
+function cutWords(deal, names) {
+  const c = deal.cut;
+  if (!c || c.guess === null || c.guess === undefined) return "";
+  const scored = c.scored.map(([s, p]) => `${names[s]} +${p}`).join(", ");
+  return `: ${names[1 - deal.dealer]} guessed the cut at ${c.guess} cards, ${names[deal.dealer]} cut ${c.cut} (${scored || "no score"})`;
 }
 class ReplayPage {
   constructor(id) {
@@ -306,8 +320,9 @@ class ReplayPage {
       h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
       f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
     const deal = r.deals[this.deal];
-    const what = f.action === null ? "The deal" + (deal.turnup_points ? `: ${names[deal.dealer]} turned up a seven of trumps (+${deal.turnup_points})` : "") :
-      `${names[f.player]} ${stepWords(f.action)}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "");
+    const what = f.action === null ? "The deal" + (deal.turnup_points ? `: ${names[deal.dealer]} turned up a seven of trumps (+${deal.turnup_points})` : "") + cutWords(deal, names) :
+      `${names[f.player]} ${stepWords(f.action, f.scored)}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "")
+      + (f.scored || []).filter((e) => e[2] === "last trick").map((e) => ` (+${e[1]} for the last trick)`).join("");
     const here = `${this.deal}:${this.pos}`; // each step said once, its cards in words
     if (this.said !== here) { this.said = here; BezSpeech.say(spoken(what)); }
     show(h("div", { class: "replay-board" },

@@ -40,6 +40,9 @@ const BezTable = {
       }));
     };
     seatsFor();
+    // the game's length (RULES.md 9.4, 9.5: 2000); the house rules send the player here for it
+    const target = h("select", { id: "ttarget", name: "ttarget" },
+      [[2000, "2000 (standard)"], [3000, "3000"], [1000, "1000 (quick)"]].map(([v, t]) => h("option", { value: v }, t)));
     const start = async () => {
       err.className = "msg"; err.textContent = "";
       const [v, , , partnership] = this.VARIANTS.find((x) => x[0] === variant.value);
@@ -47,7 +50,7 @@ const BezTable = {
         ? { kind: "friend" } : { kind: "computer", level: +s.value.split(":")[1] });
       // a seat whose player leaves is played at the lowest level chosen (else the beginner's)
       const levels = seats.filter((s) => s.kind === "computer").map((s) => s.level);
-      const body = { variant: v.replace("-solo", ""), seats, name: nameIn.value,
+      const body = { variant: v.replace("-solo", ""), seats, name: nameIn.value, target: +target.value,
         level: levels.length ? Math.min(...levels) : 1 };
       if (partnership !== null) body.partnership = partnership;
       PlayerName.set(nameIn.value);
@@ -64,6 +67,7 @@ const BezTable = {
       h("h2", {}, "Play three or four"),
       h("div", { class: "field" }, h("label", { for: "tvariant" }, "Game"), variant),
       seatsBox,
+      h("div", { class: "field" }, h("label", { for: "ttarget" }, "Play to", h("span", { class: "visually-hidden" }, " at the table")), target),
       h("button", { class: "btn", id: "start-table", onclick: start }, "Set the table"));
   },
 
@@ -133,9 +137,9 @@ const BezTable = {
       }, cardImg(c.card), key ? h("span", { class: "k" }, key) : null);
     };
     const meldTags = (seat) => d.melds[seat].length
-      ? h("div", { class: "meld-tags" }, d.melds[seat].map((m) => h("span", {
+      ? meldList(d.melds[seat], (m) => h("span", {
           class: "meld-tag" + (m.intact ? "" : " broken"), title: m.cards.map(cardText).join(" ") }, `${m.name} ${m.points}`,
-          h("span", { class: "visually-hidden" }, `: ${m.cards.map(cardName).join(", ")}${m.intact ? "" : " (broken: a card of it was played)"}.`))))
+          h("span", { class: "visually-hidden" }, `: ${m.cards.map(cardName).join(", ")}${m.intact ? "" : " (broken: a card of it was played)"}.`)), null)
       : null;
     const tag = (s) => {
       const info = g.seats[s];
@@ -150,7 +154,7 @@ const BezTable = {
       g.partner === s ? h("span", { class: "partner" }, "partner") : null,
       d.dealer === s ? h("span", { class: "dealer" }, "dealer") : null,
       tag(s),
-      h("span", { class: "muted seat-score" }, `${d.scores[s]} · game ${g.totals[s]}`),
+      h("span", { class: "muted seat-score" }, `deal ${d.scores[s]} · game ${g.totals[s]}`), // (a bare number said nothing)
       d.turn === s && d.phase !== "over" && !g.waiting_for ? h("span", { class: "turn-flag" }, s === me ? "your turn" : "to play") : null);
 
     // the other seats, in playing order from my left

@@ -48,6 +48,7 @@ const Teach = {
         d.melds_available.find((x) => key(x.cards) === key(hint.cards));
       return m ? m.action : null;
     }
+    if (hint.verb === "guess") return d.guesses && d.guesses.includes(+hint.cards[0]) ? hint.action : null; // (the cut bonus)
     return d.specials.includes(hint.action) ? hint.action : null;
   },
 
