@@ -115,8 +115,10 @@ def test_an_illegal_index_ends_the_episode_or_raises() -> None:
     bad = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, terminated, _, info = env.step(bad)
     assert terminated and reward == -1000.0 and info["illegal_action"] is True
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match="call reset"):
         env.step(0)
+    with pytest.raises(OptionError, match="none yet"):  # a step before the first reset
+        BeziqueEnv("bezique", opponent="random").step(0)
     strict = BeziqueEnv("bezique", opponent="random", on_illegal="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError):

@@ -150,7 +150,7 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
     ) -> tuple[ObsArray, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the index ``action`` for the learner, then the opponent up to its next turn."""
         if self._done:
-            raise OptionError("the episode is over: call reset()")
+            raise OptionError("no episode in play (none yet, or it is over): call reset()")
         index = action_int(action)  # a float or an array of several is refused, not truncated
         text = legal_index_map(self.seat_observation()).get(index)
         if text is None:
