@@ -130,3 +130,29 @@ def test_the_browsers_statistics_count_a_table_game(tmp_path: Path) -> None:
         assert r["recent"][0]["table"] is True
         assert r["recent"][0]["won"] == (live.game.winner == 0)
     assert not scan.problems, scan.problems[:5]
+
+
+def test_the_one_deal_games_count_their_settlements() -> None:
+    """Rubicon and Six-pack are played for the settlement (RULES.md 9.0.7): their groups add
+    each game's settled value from the player's side (+ won, - lost); the classic game's
+    groups and "all games" have no such line."""
+    games, expected = [], 0
+    for seed, variant in enumerate(["rubicon", "rubicon", "rubicon", "bezique"]):
+        g = random_game(Rules.preset(variant, **({"target": 200} if variant == "bezique"
+                                                 else {})), seed)
+        played = game_played(g.all_deals(), 0, "Ann", "computer", 1, when=float(seed))
+        if variant == "bezique":
+            assert played.settled is None
+        else:
+            res = g.state.settlement()
+            assert res.winner >= 0
+            assert played.settled == (res.value if res.winner == 0 else -res.value)
+            assert played.won == (res.winner == 0)
+            expected += played.settled
+        games.append(played)
+    tallies = tally(games)
+    rubicon = tallies[("Ann", "computer, level 1 (beginner), Rubicon")]
+    assert rubicon.settled == expected and rubicon.to_json()["settled"] == expected
+    lines = report(tallies)
+    assert f"  settlements {expected:+d} in all, {expected / 3:+.0f} a game" in lines
+    assert sum(line.startswith("  settlements") for line in lines) == 1  # Rubicon's alone

@@ -60,6 +60,8 @@ class GamePlayed:
     won: bool | None  # None while the game goes on
     table: str | None = None  # the kind of table (:func:`table_label`) of a game of three or four
     variant: str = "bezique"  # the preset of a game of two (RULES.md 9.6)
+    # a one-deal game's settlement (RULES.md 9.0.7) from the player's side: + won, - lost
+    settled: int | None = None
 
     @property
     def against(self) -> str:
@@ -97,7 +99,12 @@ def game_played(states: Sequence[State], seat: int, player: str, opponent: str,
     won = None if winner is None else winner == (side if side >= 0 else seat)
     table = table_label(rules) if rules is not None and rules.nplayers > 2 else None
     variant = rules.variant if rules is not None else "bezique"
-    return GamePlayed(player, opponent, level, when, tuple(deals), best, won, table, variant)
+    settled = None
+    if won is not None and last is not None and last.rules.settlement == "portland":
+        value = last.settlement().value
+        settled = 0 if last.settlement().winner < 0 else value if won else -value
+    return GamePlayed(player, opponent, level, when, tuple(deals), best, won, table, variant,
+                      settled)
 
 
 @dataclass
@@ -113,6 +120,7 @@ class Tally:
     # (when, won) of each finished game, oldest first
     results: list[tuple[float, bool]] = field(default_factory=list)
     table: bool = False  # the games of a kind of table (not against one opponent)
+    settled: int | None = None  # the one-deal games' settlements summed (None: none played)
 
     def add(self, g: GamePlayed, group: bool = True) -> None:
         """Count one game (``group``: this tally is the game's own group, not "all")."""
@@ -123,6 +131,8 @@ class Tally:
             self.points += mine
         if g.best_meld and (self.best_meld is None or g.best_meld[1] > self.best_meld[1]):
             self.best_meld = g.best_meld
+        if g.settled is not None:
+            self.settled = (self.settled or 0) + g.settled
         if g.won is not None:
             self.games += 1
             self.games_won += g.won
@@ -158,7 +168,7 @@ class Tally:
             "table": self.table,
             "games": self.games, "games_won": self.games_won, "deals": self.deals,
             "deals_won": self.deals_won, "average_points": round(self.average_points, 1),
-            "win_rate": round(self.win_rate, 3),
+            "win_rate": round(self.win_rate, 3), "settled": self.settled,
             "best_meld": None if self.best_meld is None
             else {"name": self.best_meld[0], "points": self.best_meld[1]},
             "rate_over_time": [{"when": w, "rate": round(r, 3)} for w, r in self.rate_over_time()],
@@ -207,6 +217,9 @@ def report(tallies: dict[tuple[str, str], Tally]) -> list[str]:
         lines.append(f"  games {t.games_won} won of {t.games} ({t.win_rate:.0%}) · deals "
                      f"{t.deals_won} won of {t.deals} · {t.average_points:.0f} points a deal · "
                      f"best meld {best}")
+        if t.settled is not None and against != "all":  # (the one-deal games' own groups)
+            lines.append(f"  settlements {t.settled:+d} in all, {t.settled / t.games:+.0f} a "
+                         f"game")
         rates = t.rate_over_time()
         if rates:
             shown = [r for _, r in rates[-12:]]
