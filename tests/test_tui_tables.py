@@ -340,7 +340,7 @@ async def test_rubicon_end_shows_the_settlement_in_the_engines_words() -> None:
         assert result_text(s).endswith(f"\n{legend}")
         assert legend.split(" counts ")[0] in line  # "The winner's 180", wrapped after
         # the footer is this screen's, not the game's beneath it (whose h, e and u do nothing)
-        assert "Continue" in line and "Hint" not in line and "Explain" not in line
+        assert "Play again" in line and "Hint" not in line and "Explain" not in line
         assert ("You win the game" if res.winner == 0 else "The computer wins the game") in line
         assert ("rubiconed" in line) == res.rubicon
         assert "Sevens" not in line  # no seven of trumps in the multi-pack games

@@ -157,6 +157,11 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
             took = card_symbol(tu) if tu is not None else "the turn-up"
             out.append(f"  {who} {first}; {last} takes the turn-up {took}.")
         out.append("  The stock is gone: from now on follow suit and win the trick if you can.")
+        duel = after.duel_seats()  # four-handed duels (RULES.md 9.5): who plays whom
+        if duel:
+            w, o = duel
+            out.append(f"  The last tricks are two duels: {names[w]} against {names[o]}, then "
+                       f"{names[(w + 2) % 4]} against {names[(w + 3) % 4]}.")
     for seat, pts, reason, detail in new_events:
         if reason == "seven" and act.is_play(action):
             out.append(f"  {names[seat]} plays the {_seven(before)} while the stock lasts: +{pts}")
@@ -164,6 +169,8 @@ def step_lines(before: State, action: int, after: State, names: Sequence[str]) -
             out.append(f"  {names[seat]} takes {pts} in {_bris_word(before)}")
         elif reason == "last trick" and detail == "stock":
             out.append(f"  {names[seat]} wins the last trick of the stock: +{pts}")
+        elif reason == "last trick" and detail == "first duel":
+            out.append(f"  {names[seat]} wins the last trick of the first duel: +{pts}")
     if after.is_terminal() and not before.is_terminal():
         out.extend(deal_summary(after, names))
     return out

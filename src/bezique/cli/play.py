@@ -24,7 +24,8 @@ from .common import fail, parse_options
                    "(bezique3) or four (bezique4: you and the computer opposite against two "
                    "computers; -o partnership=false for each alone, -o four_hand_end=duels).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
-              help="Points to win the game (default 1000).")
+              help="Points to win the game (default: 1000 two-handed, 2000 at a table of "
+                   "three or four; the one-deal games have none).")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle and the computer.")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Another rule option (see docs/RULES.md 6), e.g. -o last_trick=stock.")

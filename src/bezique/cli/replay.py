@@ -31,6 +31,28 @@ def players_of(data: Any, n: int) -> tuple[str, ...] | None:
                                             for name in names)
 
 
+def seat_names(names: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    """The names to tell a table's game by, and a line that says who sits where.  The terminal
+    saves each computer of a table as its seat and who it is ("West: Computer (level 1
+    beginner)"); told in full, every trick repeated that three times.  Seats named so, with
+    one description, are told by the seat alone, after one line that gives it.
+
+    >>> seat_names(("Player", "West: Computer (level 1)", "East: Computer (level 1)"))
+    (('Player', 'West', 'East'), 'West and East: Computer (level 1)')
+    >>> seat_names(("Ann", "Bob", "Cy"))
+    (('Ann', 'Bob', 'Cy'), None)
+    """
+    parts = [name.partition(": ") for name in names[1:]]
+    seats = [seat.strip() for seat, _, _ in parts]
+    who = parts[0][2] if parts else ""
+    if (len(names) < 3 or not who or any(not sep or not seat or rest != who
+                                         for seat, sep, rest in parts)
+            or len({*seats, names[0]}) != len(names)):
+        return names, None
+    listed = ", ".join(seats[:-1]) + f" and {seats[-1]}"
+    return (names[0], *seats), f"{listed}: {who}"
+
+
 @click.command("replay")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object (RULES.md 8).")
@@ -51,8 +73,10 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
     if as_json:
         click.echo(json.dumps(out))
         return
-    names = players_of(data, record.rules.nplayers) or tuple(
-        f"Player {i}" for i in range(record.rules.nplayers))
+    names, seated = seat_names(players_of(data, record.rules.nplayers) or tuple(
+        f"Player {i}" for i in range(record.rules.nplayers)))
+    if seated:
+        click.echo(seated)
     one_deal = record.rules.settlement == "portland"  # each deal is a game of its own
     for i, d in enumerate(record.deals):
         if i:

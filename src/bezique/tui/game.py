@@ -15,10 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from ..agents.explain import explain
+from ..cards import card_symbol, make_card
 from ..errors import BeziqueError, IllegalActionError
 from ..observation import Observation
 from .host import GameHost
@@ -132,7 +134,9 @@ class GameScreen(Screen[None]):
             partners = self.session.state.partner(0) >= 0
             self.query_one("#opp").border_title = f"Computers, {self.session.strength()}"
             self.query_one("#opp").styles.height = 2 + 2 * (self.seats - 1)
-            self.query_one("#score").styles.height = 6 + self.seats + 2 * partners
+            # (a line more for "Stock: empty · follow suit", two lines in 80 columns: it pushed
+            # whose turn it is out of the panel)
+            self.query_one("#score").styles.height = 7 + self.seats + 2 * partners
             self.query_one("#mine").border_title = "You (South)"
         self.query_one("#log").border_title = "Log"
         self._rewrite_log()
@@ -228,6 +232,12 @@ class GameScreen(Screen[None]):
         self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
 
     @staticmethod
+    def _title_room(widget: Widget) -> int | None:
+        """The columns a panel's border title has (its corners and the spaces beside the
+        title take six); None before the first layout."""
+        return widget.size.width - 6 if widget.size.width > 6 else None
+
+    @staticmethod
     def _width(widget: Static) -> int | None:
         """The columns a panel's lines have (None before the first layout)."""
         return widget.content_size.width or None
@@ -247,7 +257,7 @@ class GameScreen(Screen[None]):
             table.display = False
             choices.display = True
             center.border_title = declare_title(obs) if self.seats == 2 else \
-                declare_title_n(obs)
+                declare_title_n(obs, self._title_room(center))
             if obs.phase == "guess":
                 center.border_title = "Guess the dealer's cut (right: +150)"  # fits 80 columns
             self._fill_choices(obs)
@@ -477,8 +487,10 @@ class GameScreen(Screen[None]):
             if text in self.hand_actions:
                 self.query_one("#hand", HandView).selected = self.hand_actions.index(text)
         else:
-            label = {"pass": "draw (pass)", "exchange": "exchange the seven",
-                     "seven": "declare the seven", "carte": "carte blanche (key c)",
+            seven = card_symbol(make_card(obs.rules.seven_rank, obs.trump)) \
+                if words[0] in ("exchange", "seven") else ""  # (Binocle: the nine)
+            label = {"pass": "draw (pass)", "exchange": f"exchange {seven} for the turn-up",
+                     "seven": f"declare {seven}", "carte": "carte blanche (key c)",
                      "offer": "let your partner declare (key o)"}.get(words[0])
             if label is None:  # a declaration, named as the list of choices names it
                 entries = {a: lab for _, lab, a in choice_entries(obs, self.session.state)}

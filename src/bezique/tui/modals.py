@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Markdown, Static
 
+from ..cards import RANK_NAMES
 from ..howto import rules_markdown
 from ..narrate import win_reason
 from ..scoring import sides
@@ -97,7 +98,8 @@ def summary_table(s: Session, st: State) -> Table:
     if s.rules.cut_bonus:
         table.add_row("Cut", *(str(d.cut) for d in rows))
     if s.rules.turnup:
-        table.add_row("Sevens", *(str(d.sevens) for d in rows))
+        sevens = "Sevens" if s.rules.seven_rank == RANK_NAMES.index("seven") else "Dix (nines)"
+        table.add_row(sevens, *(str(d.sevens) for d in rows))
     table.add_row("Last trick", *(str(d.last_trick) for d in rows))
     if s.rules.settlement == "portland":  # brisques count only in the settlement, if at all
         if any(s.rules.card_points):
@@ -169,9 +171,11 @@ class SummaryScreen(ModalScreen[str]):
     """The account of a finished deal, and the result when the game is over."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter goes on to the next deal; after the game it plays again, and the footer says so
         Binding("enter,space", "go", "Continue"),
+        Binding("enter,space", "again", "Play again"),
         Binding("a", "again", "Play again", show=False),
-        Binding("n", "new", "New game", show=False),
+        Binding("n", "new", "New game"),
         Binding("q", "quit_game", "Quit"),
         Binding("u", "undo", "Undo", show=False),
     ]
@@ -179,6 +183,15 @@ class SummaryScreen(ModalScreen[str]):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Before the game's end Enter continues; after it, Enter or a plays again and n starts
+        a new game (the footer said "Continue" there)."""
+        if action == "go":
+            return not self.session.game_over()
+        if action in ("again", "new"):
+            return self.session.game_over()
+        return True
 
     def compose(self) -> ComposeResult:
         """The table of points, the result, and what to press."""

@@ -30,8 +30,9 @@ VARIANT_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("Six-pack (192 cards, one deal)", "sixpack", {}),
     ("Eight-pack (256 cards, one deal)", "eightpack", {}),
     ("Three-handed (96 cards, 3 seats)", "bezique3", {}),
-    ("Four-handed, partners (128 cards)", "bezique4", {}),
-    ("Four-handed, each alone (128 cards)", "bezique4", {"partnership": "false"}),
+    # (at most 32 columns: a longer label wrapped, in the list and in the closed field, at 80)
+    ("4-handed, partners (128 cards)", "bezique4", {}),
+    ("4-handed, each alone (128 cards)", "bezique4", {"partnership": "false"}),
 )
 
 

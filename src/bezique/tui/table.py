@@ -222,6 +222,8 @@ def prompt(obs: Observation, deal_over: bool, playable: int) -> str:
     n = min(playable, len(KEY_LABELS))
     keys = ("←/→" if n < 2 else f"←/→ or 1-{n}" if n < 10 else
             "←/→ or 1-9 " + " ".join(KEY_LABELS[9:n]))  # 10 to 12 cards: 1-9 0 - =
+    if playable > len(KEY_LABELS):  # Eight-pack's 13th to 15th cards have no key of their own
+        keys = f"1-9 0 - = ({len(KEY_LABELS) + 1}-{playable}: ←/→)"
     carte = " · c: carte blanche" if "carte" in obs.legal else ""
     if obs.phase == "lead":
         return f"Your lead: {keys}, Enter" + (carte or " to play")

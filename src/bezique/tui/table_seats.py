@@ -174,10 +174,23 @@ def _last_trick_seats(obs: Observation) -> list[tuple[int, str]]:
     return done[-n:] if n else []
 
 
-def declare_title_n(obs: Observation) -> str:
-    """The centre panel's title while the person may declare: the trick they won."""
+def declare_title_n(obs: Observation, width: int | None = None) -> str:
+    """The centre panel's title while the person may declare: the trick they won (or the
+    partner who offered the turn), in ``width`` columns when given: a trick of four cards made
+    the long form lose its end ("declare, or …") in 80 columns.
+
+    >>> from bezique import Rules, State
+    >>> obs = State.new_deal(Rules.preset("bezique4"), seed=4).observation(0)
+    >>> declare_title_n(obs)
+    'North lets you declare: declare, or draw'
+    """
     last = obs.tricks[-1] if obs.tricks else None
     if last is None or last.winner != 0:
-        return "Your partner lets you declare: declare, or draw"
-    return "You won the trick (" + " ".join(card_symbol(c) for c in last.cards) \
-        + "): declare, or draw"
+        mate = obs.rules.partner(0)
+        who = seat_names(obs.rules.nplayers)[mate] if mate > 0 else "Your partner"
+        return f"{who} lets you declare: declare, or draw"
+    cards = " ".join(card_symbol(c) for c in last.cards)
+    title = f"You won the trick ({cards}): declare, or draw"
+    if width is not None and len(title) > width:
+        title = f"You won ({cards}): declare, or draw"
+    return title

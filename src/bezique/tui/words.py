@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import actions as act
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS, card_symbol, parse_card, rank_of, suit_of
+from ..cards import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_symbol, parse_card, rank_of, suit_of
+from ..rules import Rules
 from ..state import State
 
 NAMES = ("You", "Computer")
@@ -28,6 +29,18 @@ COMPASS = {2: NAMES, 3: ("You", "West", "East"), 4: ("You", "West", "North", "Ea
 def seat_names(seats: int) -> tuple[str, ...]:
     """The names the table gives its seats: seat 0 is the person; play goes to the left."""
     return COMPASS[seats]
+
+
+def seven_name(rules: Rules) -> str:
+    """The card that scores 10 when exchanged, declared or turned up: the seven of trumps, or
+    in Binocle the nine (the dix, RULES.md 4).
+
+    >>> seven_name(Rules.preset("bezique")), seven_name(Rules.preset("binocle"))
+    ('seven of trumps', 'nine of trumps (the dix)')
+    """
+    if rules.seven_rank == RANK_NAMES.index("seven"):
+        return "seven of trumps"
+    return f"{RANK_NAMES[rules.seven_rank]} of trumps (the dix)"
 
 
 def _verb(names: tuple[str, ...], seat: int, base: str, third: str | None = None) -> str:
@@ -66,9 +79,10 @@ def describe(before: State, action: int, after: State,
             suit = after.trump
             out.append(f"{SUIT_NAMES[suit].capitalize()} ({SUIT_SYMBOLS[suit]}) are trumps now")
     elif action == act.EXCHANGE:
-        out.append(f"{_verb(names, seat, 'exchange')} the seven of trumps for the turn-up (+10)")
+        out.append(f"{_verb(names, seat, 'exchange')} the {seven_name(before.rules)} for the "
+                   "turn-up (+10)")
     elif action == act.SEVEN:
-        out.append(f"{_verb(names, seat, 'declare')} the seven of trumps (+10)")
+        out.append(f"{_verb(names, seat, 'declare')} the {seven_name(before.rules)} (+10)")
     elif action == act.OFFER:
         mate = before.partner(seat)
         to = "you" if mate == 0 else names[mate]
@@ -93,6 +107,12 @@ def describe(before: State, action: int, after: State,
             out.append(f"{names[seat]} draws; you draw {got}")
         if after.end_phase and not before.end_phase:
             out.append("Stock gone: follow suit, win if you can")
+            duel = after.duel_seats()  # four-handed duels (RULES.md 9.5): who plays whom
+            if duel:
+                them = ["you", *names[1:]]
+                w, o = duel
+                out.append(f"The last tricks are two duels: {them[w]} v {them[o]}, then "
+                           f"{them[(w + 2) % 4]} v {them[(w + 3) % 4]}")
     out.extend(score_lines(before, action, new, names))
     return out
 
@@ -104,7 +124,9 @@ def score_lines(before: State, action: int, events: Any,
     out: list[str] = []
     for s, pts, reason, detail in events:
         if reason == "last trick":
-            out.append(f"{_verb(names, s, 'take', 'takes')} the last trick (+{pts})")
+            which = " of the first duel" if detail == "first duel" else \
+                " of the stock" if detail == "stock" else ""
+            out.append(f"{_verb(names, s, 'take', 'takes')} the last trick{which} (+{pts})")
         elif reason == "brisques":
             if before.rules.variant == "binocle":
                 out.append(f"{_verb(names, s, 'score', 'scores')} {pts} in card points (+{pts})")
@@ -112,8 +134,8 @@ def score_lines(before: State, action: int, events: Any,
                 out.append(f"{_verb(names, s, 'score', 'scores')} {pts} for brisques: the aces "
                            f"and tens won in tricks (+{pts})")
         elif reason == "seven" and action not in (act.EXCHANGE, act.SEVEN):
-            out.append(f"{_verb(names, s, 'score', 'scores')} 10 for playing the seven of "
-                       f"trumps (+{pts})")
+            out.append(f"{_verb(names, s, 'score', 'scores')} 10 for playing the "
+                       f"{seven_name(before.rules)} (+{pts})")
         elif reason == "carte":
             out.append(f"{_verb(names, s, 'score', 'scores')} carte blanche (+{pts})")
         elif reason == "cut":
@@ -128,9 +150,10 @@ def deal_start_lines(state: State, number: int, names: tuple[str, ...] = NAMES) 
     out = [f"Deal {number}: {'you deal' if dealer == 0 else names[dealer] + ' deals'}"]
     for s, pts, reason, detail in state.events:
         if reason == "turnup":
-            card = card_symbol(parse_card(detail)) if detail else "a seven"
+            card = card_symbol(parse_card(detail)) if detail else "card"
+            what = seven_name(state.rules).replace(" of trumps", "")  # "seven", "nine (the dix)"
             out.append(f"{_verb(names, s, 'score', 'scores')} {pts}: the turn-up {card} is a "
-                       f"seven, and the dealer scores it (+{pts})")
+                       f"{what}, and the dealer scores it (+{pts})")
     return out
 
 
