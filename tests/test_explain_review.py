@@ -5,6 +5,7 @@ trick of three or four cards, and brisques as the variant counts them (RULES.md 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 
@@ -172,3 +173,21 @@ def test_nothing_waits_after_the_last_declaring_turn() -> None:
     ]
     assert why(s, "pass") == ["declaring nothing: draw (the stock runs out: nothing can be "
                               "declared after this turn)"]
+
+
+def test_the_offer_carte_blanche_and_the_guess_say_why() -> None:
+    """A hint to offer the declaring turn to the partner, to show carte blanche or to guess the
+    cut came with no reason at all in explain mode."""
+    rng = random.Random(3)
+    for variant, options, verb in (("bezique4", {}, "offer"),
+                                   ("sixpack", {"cut_bonus": True}, "guess")):
+        s = State.new_deal(Rules.preset(variant, **options), seed=1)
+        while verb not in {a.split()[0] for a in s.legal_action_strings()}:
+            s.apply(rng.choice(s.legal_action_strings()))
+        obs = s.observation(s.current_player())
+        why = explain(obs, next(a for a in obs.legal if a.startswith(verb)))
+        assert why and why[0].startswith({"offer": "your partner may declare",
+                                          "guess": "a right guess of the cut scores 150"}[verb])
+    obs = State.new_deal(Rules.preset("sixpack"), seed=1).observation(0)
+    assert explain(obs, "carte") == [
+        "carte blanche scores 250: your hand holds no king, queen or jack"]

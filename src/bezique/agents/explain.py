@@ -30,6 +30,7 @@ from ..cards import RANK_NAMES, bits, card_symbol, make_card, rank_of, split_tok
 from ..errors import BeziqueError
 from ..melds import Log, classify, legal_meld_masks, quick_patterns
 from ..observation import Observation
+from ..position import CUT_GUESSED
 from ..rules import Rules
 from ..state import DECLARE, State
 from ..tricks import beats
@@ -403,4 +404,18 @@ def explain(obs: Observation, action: str) -> list[str]:
         return _play(obs, action, split_token(rest)[0])
     if verb in ("meld", "exchange", "seven", "pass"):
         return _declare(obs, action)
+    return _other(obs, verb)
+
+
+def _other(obs: Observation, verb: str) -> list[str]:
+    """The partner's offer (RULES.md 9.5), carte blanche (9.0.4), the guess of the cut (9.2)."""
+    if verb == "offer":
+        mine = any(a.startswith("meld ") for a in obs.legal)
+        return ["your partner may declare instead of you: one meld for the side this trick"
+                + ("" if mine else ", and you have nothing to declare yourself")]
+    if verb == "carte":
+        return [f"carte blanche scores {obs.rules.carte_points}: your hand holds no king, queen "
+                f"or jack"]
+    if verb == "guess":
+        return [f"a right guess of the cut scores {CUT_GUESSED}"]
     return []
