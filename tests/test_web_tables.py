@@ -556,9 +556,11 @@ def test_a_computer_is_named_by_its_seat_and_its_level_said_beside_it(tmp_path: 
         if levels:
             assert [s["level"] for s in view["game"]["seats"][1:]] == levels
         assert live.row.names == whole
-        # the replay (and the downloaded record: test_web_teaching) keeps the whole names
+        # the replay names them as the page does, each computer's level beside (said once in
+        # its list of players); the downloaded record (test_web_teaching) keeps the whole names
         replay = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
-        assert replay.json()["names"] == whole
+        assert replay.json()["names"] == short
+        assert replay.json()["levels"] == [None, *(levels or [5])]
         assert replay.json()["one_deal"] is False  # its seats' scores are the game's totals
         # the list of games gives a partnership's side totals
         mine = client.post("/api/mine", json={"games": {g["id"]: g["token"]}}).json()["games"]

@@ -39,6 +39,7 @@ from .seats import is_table, waiting
 from .store import Store
 from .svg import back_svg, card_svg, suit_svg
 from .tableview import view_for
+from .views import computer_levels, shown_names
 from .workers import AgentPool
 
 MAX_MESSAGE = 4096  # bytes of one client message (WebSocket frame or request body)
@@ -308,7 +309,10 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
     async def replay(game_id: str, token: str = "") -> dict[str, Any]:
         live, seat = manager.seat_or_refuse(game_id, token)
         rec = finished_record(live)
-        return {"id": game_id, "you": seat, "names": live.row.names,
+        # the players named as the game's page names them ("Computer 3"), each computer's
+        # level beside (said once, in the replay's list of players)
+        return {"id": game_id, "you": seat, "names": shown_names(live.row),
+                "levels": computer_levels(live.row),
                 "variant": live.game.rules.variant, "deals": replay_frames(rec),
                 # each deal a game of its own (its points), or the game's running totals
                 "one_deal": live.game.rules.settlement == "portland"}

@@ -51,6 +51,23 @@ def shown_names(row: GameRow) -> list[str]:
     return names
 
 
+def computer_levels(row: GameRow) -> list[int | None]:
+    """Each seat's computer level, or None for a person: what :func:`shown_names` leaves out
+    of a computer's name, for a page to say once (the replay's list of players).
+
+    >>> row = GameRow(id="g", created=0, updated=0, opponent=COMPUTER, level=5, agent_spec="",
+    ...               agent_seed=0, seed=1, token_hashes=[], invite_hash=None,
+    ...               names=["Ann", "Computer (level 5 expert)"], record={}, version=0)
+    >>> computer_levels(row)
+    [None, 5]
+    """
+    if row.seats:  # a table
+        return [int(info.get("level", row.level)) if info.get("kind") == COMPUTER_SEAT else None
+                for info in row.seats]
+    return [row.level if row.opponent == COMPUTER and seat == 1 else None
+            for seat in range(len(row.names))]
+
+
 def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]:
     """The cards, name and points of a ``meld ...`` action text."""
     cards = [split_token(tok)[0] for tok in text.split()[1:]]

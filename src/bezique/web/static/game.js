@@ -137,7 +137,7 @@ class GamePage {
       return `${opp} to play…`;
     }
     if (d.phase === "guess") return "The dealer cut the pack: guess how many cards (a right guess scores you 150; a cut of exactly 24 scores the dealer 250).";
-    if (d.phase === "declare" && this.onlyDraw() && this.autoDraw) return "You won the trick; nothing to declare: drawing…";
+    if (d.phase === "declare" && this.onlyDraw()) return `You won the trick; nothing to declare: ${this.autoDraw ? "drawing…" : "draw."}`;
     if (d.phase === "declare") return "You won the trick: declare a meld, or draw.";
     if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
     const lead = d.trick[0] ? cardText(d.trick[0].card) : "";

@@ -335,6 +335,9 @@ class ReplayPage {
         h("button", { class: "btn", "aria-label": "next step", "data-action": "replay-next", onclick: () => this.go(this.pos + 1) }, "▶"),
         h("button", { class: "btn", "aria-label": "next trick", id: "next-trick", onclick: () => this.trickStep(1) }, "trick ▶▶"),
         h("span", { class: "pos" }, `step ${this.pos} of ${this.frames().length - 1}`)),
+      // the computers by their seats' names, as at the table; each one's level said once, here
+      (r.levels || []).some((lv) => lv) ? h("div", { class: "muted", id: "replay-players" },
+        r.levels.map((lv, s) => lv ? `${names[s]}: ${levelWords(lv)}` : null).filter(Boolean).join(" · ")) : null,
       h("div", { class: "status", id: "replay-step" }, said(what)),
       // the other seats (one for two players; from my left at a table of three or four)
       f.hands.length > 2 ? h("div", { class: "replay-others" }, f.hands.map((_, k) => (r.you + 1 + k) % f.hands.length)

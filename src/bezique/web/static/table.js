@@ -83,26 +83,39 @@ const BezTable = {
   status(page) {
     const { game: g, deal: d } = page.view;
     const name = (s) => this.who(page, s);
-    if (g.winner !== null) return this.winnerText(page);
+    if (g.winner !== null) return "Game over."; // (who won: the banner; said aloud by speak)
     if (d.phase === "over") return `Deal ${g.deal} is over.`;
-    if (g.waiting_for) return `Waiting for ${g.waiting_for} player${g.waiting_for === 1 ? "" : "s"}: the game starts when every seat is taken.`;
+    if (g.waiting_for) return `Waiting for ${g.waiting_for} player${g.waiting_for === 1 ? "" : "s"} (${this.awaited(page)}): the game starts when every seat is taken.`;
     if (g.seats[g.you].away) return "The computer is playing your seat. Take it back to play on.";
     if (!d.your_turn) {
       if (d.turn === null) return "";
       if (d.phase === "declare") return d.last_trick && d.last_trick.winner !== d.turn
-        ? `${name(d.turn)} is declaring, offered the turn by ${name(d.last_trick.winner)}…`
+        ? `${name(d.turn)} is declaring, offered the turn by ${d.last_trick.winner === g.you ? "you" : name(d.last_trick.winner)}…`
         : `${name(d.turn)} won the trick and is declaring…`;
       return `${name(d.turn)} to play…`;
     }
     if (d.phase === "declare") {
-      if (d.last_trick && d.last_trick.winner !== g.you) return "Your partner won the trick and offered you the declaring turn: declare a meld, or draw.";
-      return d.specials.includes("offer")
-        ? "You won the trick: declare a meld, offer the turn to your partner, or draw."
-        : "You won the trick: declare a meld, or draw.";
+      // nothing to declare (as the two-seat page says it): drawn at once, if the player wants
+      const none = !d.melds_available.length && !d.specials.some((a) => a === "exchange" || a === "seven");
+      const then = page.onlyDraw() && page.autoDraw ? "drawing…" : "draw.";
+      if (d.last_trick && d.last_trick.winner !== g.you) return none
+        ? `Your partner won the trick and offered you the declaring turn; nothing to declare: ${then}`
+        : "Your partner won the trick and offered you the declaring turn: declare a meld, or draw.";
+      if (d.specials.includes("offer")) return none
+        ? "You won the trick; nothing to declare: offer the turn to your partner, or draw."
+        : "You won the trick: declare a meld, offer the turn to your partner, or draw.";
+      return none ? `You won the trick; nothing to declare: ${then}` : "You won the trick: declare a meld, or draw.";
     }
     if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
     const lead = d.trick[0] ? cardText(d.trick[0].card) : "";
     return d.end_phase ? `Play to ${lead}: follow suit and beat the best card if you can.` : `Play any card to ${lead}.`;
+  },
+
+  // the friends the table still waits for, by the names their seats have until they sit
+  awaited(page) {
+    const g = page.view.game;
+    const names = g.seats.filter((s) => s.empty).map((s) => g.names[s.seat]);
+    return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
   },
 
   winnerText(page) {
@@ -192,7 +205,8 @@ const BezTable = {
     // my moves
     const declare = h("div", { class: "declare", id: "declare" });
     const seven = cardText("7" + (d.trump || "S"));
-    if (d.your_turn && d.phase === "declare") {
+    const drawing = page.onlyDraw() && page.autoDraw; // (nothing to declare: drawn at once)
+    if (d.your_turn && d.phase === "declare" && !drawing) {
       d.melds_available.forEach((m, i) => declare.append(h("button", {
         class: "btn" + hintCls(m.action), "data-action": m.action, onclick: () => page.act(m.action),
         title: m.partner_cards.length ? `with your partner's ${m.partner_cards.map(cardText).join(" ")} from the table` : m.cards.map(cardText).join(" "),
@@ -216,11 +230,13 @@ const BezTable = {
       away ? h("button", { class: "btn", id: "take-back", onclick: () => page.send({ type: "back" }) }, "Take my seat back")
         : g.winner === null ? h("button", { class: "btn ghost", id: "leave", title: "The computer plays your seat until you come back with your link", onclick: () => page.send({ type: "leave" }) }, "Leave the table") : null,
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => page.seatLink() }, "My seat link"),
+      h("label", { class: "auto-draw", title: "After a trick you win with nothing to declare, draw without a click" }, // (as the two-seat page's)
+        h("input", { type: "checkbox", id: "auto-draw", checked: page.autoDraw, onchange: (e) => { page.autoDraw = e.target.checked; page.render(); } }), " Draw by itself"),
       toggle("motion", "Motion", "Cards slide to the trick and to its winner", BezMotion, "on"),
       toggle("sound", "Sound", "Short sounds for cards, melds and your turn", BezSound, "on"),
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(page.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
-    const mySeat = h("section", { class: "seat me" + (d.your_turn ? " my-turn" : ""), "aria-label": "your seat" },
+    const mySeat = h("section", { class: "seat me" + (d.your_turn && !drawing ? " my-turn" : ""), "aria-label": "your seat" },
       h("div", { class: "me-head" }, head(me), tools),
       h("div", { class: "status", id: "status" }, said(this.status(page)), // (its news: said below)
         d.drew ? h("span", { class: "sub" }, said(` You drew ${cardText(d.drew)}.`)) : null),
@@ -246,13 +262,15 @@ const BezTable = {
     document.body.dataset.version = String(g.version);
     show(table);
     this.speak(page);
+    if (drawing && page.autoSent !== g.version) { page.autoSent = g.version; page.act("pass"); }
   },
 
   // what changed is said once per view, a message once (an error as an alert), in the live
   // regions that stay while the page is redrawn (motion.js's BezSpeech; index.html)
   speak(page) {
     if (page.view !== page.spokenView) {
-      BezSpeech.say(BezSpeech.tableNews(page.spokenView || null, page.view, this.status(page)));
+      const g = page.view.game; // (the status says "Game over."; the news says who won)
+      BezSpeech.say(BezSpeech.tableNews(page.spokenView || null, page.view, g.winner !== null ? this.winnerText(page) : this.status(page)));
       page.spokenView = page.view;
     }
     if (page.msg && page.msg !== page.spokenMsg) BezSpeech.say(page.msg.text, page.msg.kind === "error");
