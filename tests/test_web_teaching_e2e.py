@@ -88,6 +88,11 @@ def test_rules_name_hint_motion_statistics_and_tutorial(site: str, browser: Any)
     page.goto(site + "/#/stats")
     page.wait_for_selector("#stats-table")
     assert "Ann" in page.inner_text("#stats-table")
+    # a one-deal game's group gives its settlements beside the points a deal
+    assert page.evaluate("() => [pointsCell({average_points: 85, settled: 2900}), "
+                         "pointsCell({average_points: 85, settled: -1600}), "
+                         "pointsCell({average_points: 122.5, settled: null})]") == [
+        "85 · settled +2900", "85 · settled -1600", "122.5"]
     assert page.query_selector("svg.rate-chart")
     assert "unfinished" in page.inner_text("#recent")
     # one player's name: said once, above the table, not in a column of its own; and on a

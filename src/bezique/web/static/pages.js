@@ -225,6 +225,12 @@ function rateChart(points) {
   return chart;
 }
 
+// a group's points a deal, and in the one-deal games (Rubicon, Six-pack, Eight-pack: RULES.md
+// 9.0.7) the settlements it won and lost in all, which is what those games are played for
+function pointsCell(g) {
+  if (g.settled === null || g.settled === undefined) return `${g.average_points}`;
+  return `${g.average_points} · settled ${g.settled > 0 ? "+" : ""}${g.settled}`;
+}
 function statsPage() {
   const box = h("div", { id: "stats" }, h("p", { class: "muted" }, "Counting…"));
   show(h("section", { class: "panel" }, h("h2", {}, "Your statistics"),
@@ -245,7 +251,7 @@ function statsPage() {
         h("tbody", {}, r.groups.map((g) => h("tr", { class: g.against === "all" ? "total" : "" },
           one ? null : h("td", {}, g.player), h("td", {}, g.against === "all" ? "everyone" : g.table ? `at ${g.against}` : g.against),
           h("td", {}, `${g.games_won} of ${g.games}${g.games ? ` (${pct(g.win_rate)})` : ""}`),
-          h("td", {}, `${g.deals_won} of ${g.deals}`), h("td", {}, g.average_points),
+          h("td", {}, `${g.deals_won} of ${g.deals}`), h("td", {}, pointsCell(g)),
           h("td", {}, g.best_meld ? `${g.best_meld.name} ${g.best_meld.points}` : "—"))))),
       ...r.groups.filter((g) => g.against === "all").map((g) => h("figure", { class: "chart" },
         rateChart(g.rate_over_time), h("figcaption", { class: "muted" }, `${g.player}: win rate over time (finished games)`))),
