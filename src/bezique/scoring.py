@@ -135,6 +135,14 @@ def settle(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rubicon: int,
     return Settlement(w, False, counted, value)
 
 
+def _settled(s: Sequence[int], b: Sequence[int], game_bonus: int, rubicon: int,
+             rubicon_bonus: int, has_brisques: bool) -> tuple[Settlement, int, int]:
+    """:func:`settle`'s result, its winner and its loser (for a draw: -1 and 2)."""
+    res = settle(s, b, game_bonus=game_bonus, rubicon=rubicon, rubicon_bonus=rubicon_bonus,
+                 has_brisques=has_brisques)
+    return res, res.winner, 1 - res.winner
+
+
 def settlement_words(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rubicon: int,
                      rubicon_bonus: int, has_brisques: bool = True) -> str:
     """How :func:`settle` reached its value, in words a player checks by hand (RULES.md 9.0.7:
@@ -154,11 +162,9 @@ def settlement_words(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rub
     >>> settlement_words((1230, 1230), (160, 160), **kw)
     'drawn: nobody scores'
     """
-    res = settle(s, b, game_bonus=game_bonus, rubicon=rubicon, rubicon_bonus=rubicon_bonus,
-                 has_brisques=has_brisques)
+    res, w, lo = _settled(s, b, game_bonus, rubicon, rubicon_bonus, has_brisques)
     if res.winner < 0:
         return "drawn: nobody scores"
-    w, lo = res.winner, 1 - res.winner
     if res.rubicon:
         low = _hundreds(s[lo])
         loser = f"{low}" if low >= 100 else "the minimum 100"
@@ -194,11 +200,9 @@ def settlement_legend(s: Sequence[int], b: Sequence[int], *, game_bonus: int, ru
     >>> settlement_legend((1230, 1230), (160, 160), **kw)
     ''
     """
-    res = settle(s, b, game_bonus=game_bonus, rubicon=rubicon, rubicon_bonus=rubicon_bonus,
-                 has_brisques=has_brisques)
+    res, w, lo = _settled(s, b, game_bonus, rubicon, rubicon_bonus, has_brisques)
     if res.winner < 0:
         return ""
-    w, lo = res.winner, 1 - res.winner
     if res.rubicon:
         low = _hundreds(s[lo])
         even = f" even with {b[lo]} brisques" if b[lo] else ""
