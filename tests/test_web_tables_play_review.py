@@ -49,9 +49,13 @@ OFFERED = """() => {
 
 OVER = """() => {
   const g = current.view.game, d = current.view.deal;
-  g.winner = 1; d.phase = 'over'; d.your_turn = false; g.version += 1; current.render();
+  g.winner = 1; d.phase = 'over'; d.your_turn = false; g.version += 1;
+  g.deal_scores = [[100, 40, 60, 20], [30, 200, 10, 90]]; g.side_totals = [200, 350];
+  current.render();
+  const rows = [...document.querySelectorAll('#final-scores tr')]
+    .map((r) => [...r.children].map((c) => c.innerText));
   return [document.getElementById('status').innerText,
-          document.getElementById('winner').innerText]; }"""
+          document.getElementById('winner').innerText, rows]; }"""
 
 WAITING = """() => {
   const g = current.view.game;
@@ -107,9 +111,12 @@ def test_a_table_says_nothing_to_declare_game_over_and_whom_it_waits_for(
                     "or draw."), mine
     assert theirs.endswith("is declaring, offered the turn by you…"), theirs
     # a finished game: "Game over." in the status line, who won in the banner only
-    status, banner = page.evaluate(OVER)
+    status, banner, rows = page.evaluate(OVER)
     assert status == "Game over.", status
     assert banner == "Computer 2 & Computer 4 win the game.", banner
+    # ... and every deal by side, with the final score, as the two-seat page's table
+    assert rows == [["Game to 2000", "Your side", "Their side"], ["Deal 1", "160", "60"],
+                    ["Deal 2", "40", "290"], ["Final score", "200", "350"]], rows
     # a table waiting for friends names them
     assert page.evaluate(WAITING).startswith("Waiting for 2 players (Player 2 and Player 3):")
     # the replay names computers as the table does, each level once in its header

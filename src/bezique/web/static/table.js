@@ -305,8 +305,24 @@ const BezTable = {
       g.winner !== null
         ? [h("div", { class: "winner-banner", id: "winner" }, this.winnerText(page)),
           g.win_reason ? h("div", { class: "muted", id: "win-reason" }, g.win_reason) : null,
+          this.finalScores(page),
           h("button", { class: "btn", id: "play-again", onclick: () => page.playAgain() }, h("span", { class: "key" }, "n"), "Play again")]
         : h("button", { class: "btn", id: "next-deal", onclick: () => page.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
+  },
+
+  // the game's every deal and its totals, by seat (in partnership by side), as the two-seat
+  // page's game-over table gives them
+  finalScores(page) {
+    const g = page.view.game;
+    const cols = g.partnership
+      ? [[g.you % 2, "Your side"], [1 - g.you % 2, "Their side"]]
+      : g.seats.map((s) => [s.seat, this.who(page, s.seat)]);
+    const by = (sc, c) => (g.partnership ? sc[c] + sc[c + 2] : sc[c]);
+    const totals = g.partnership ? g.side_totals : g.totals;
+    return h("table", { class: "scoreboard", id: "final-scores" },
+      h("thead", {}, h("tr", {}, h("th", {}, `Game to ${g.target}`), cols.map(([, name]) => h("th", {}, name)))),
+      h("tbody", {}, g.deal_scores.map((sc, i) => h("tr", {}, h("td", {}, `Deal ${i + 1}`), cols.map(([c]) => h("td", {}, by(sc, c))))),
+        h("tr", { class: "total" }, h("td", {}, "Final score"), cols.map(([c]) => h("td", {}, totals[c])))));
   },
 
   // a new game at the same table: the same kind of game, each other seat (in the same place
