@@ -24,9 +24,19 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from .. import actions as act
-from ..cards import RANK_NAMES, bits, card_symbol, make_card, rank_of, split_token
+from ..cards import (
+    RANK_NAMES,
+    SUIT_SYMBOLS,
+    bits,
+    card_symbol,
+    make_card,
+    rank_of,
+    split_token,
+    suit_of,
+)
 from ..errors import BeziqueError
 from ..melds import Log, classify, legal_meld_masks, quick_patterns
 from ..observation import Observation
@@ -42,6 +52,8 @@ from .table_worlds import TableSampler
 _CHANCE = (1.0, 0.5, 0.2)
 
 Prospect = tuple[str, int, int]  # (meld name, points, cards missing)
+# per card: its best prospect, the pattern it is a meld of, the seat's cards in that meld
+Prospects = dict[int, tuple[Prospect, int, tuple[int, ...]]]
 
 
 def _cards(action: str) -> list[int]:
@@ -132,21 +144,23 @@ class _Judge:
         return out
 
 
-def _prospects(obs: Observation, world: State | None) -> dict[int, tuple[Prospect, int]]:
-    """:func:`prospects`, each with the pattern it is a meld of (to group a meld's cards)."""
+def _prospects(obs: Observation, world: State | None) -> Prospects:
+    """:func:`prospects`, each with the pattern it is a meld of and the seat's cards in that
+    meld, each copy it takes (three 10♣ of four trump tens)."""
     if obs.end_phase or world is None:
         return {}
     rules = obs.rules
-    best: dict[int, tuple[Prospect, int]] = {}
+    best: Prospects = {}
     judge = _Judge(world, obs.seat, _available(obs), _room(obs))
     for i, (kind, real, missing) in enumerate(judge.best()):
         k = rules.melds[kind]
         if k.shape in ("four", "eight") and real.bit_count() < 2:
             continue
-        for c in {p & 31 for p in bits(real)}:
+        cards = tuple(sorted(p & 31 for p in bits(real)))
+        for c in set(cards):
             old = best.get(c)
             if old is None or k.points * _CHANCE[missing] > old[0][1] * _CHANCE[old[0][2]]:
-                best[c] = ((k.name, k.points, missing), i)
+                best[c] = ((k.name, k.points, missing), i, cards)
     return best
 
 
@@ -154,7 +168,7 @@ def prospects(obs: Observation) -> dict[int, Prospect]:
     """For each card the player holds: the best meld it could still legally be part of (given
     its earlier melds), as (name, points, cards missing); cards that make no meld are left
     out."""
-    return {c: p for c, (p, _) in _prospects(obs, _world(obs)).items()}
+    return {c: p for c, (p, _, _) in _prospects(obs, _world(obs)).items()}
 
 
 def _costs(world: State | None) -> list[float] | None:
@@ -162,24 +176,24 @@ def _costs(world: State | None) -> list[float] | None:
     return HeuristicPolicy().keep_costs(world) if world is not None else None
 
 
-def _keeps(obs: Observation, played: int, pro: dict[int, tuple[Prospect, int]],
-           costs: list[float] | None) -> list[str]:
-    """The cards the play keeps back, and for what (the two most costly to lose, with the other
-    cards of the same meld)."""
-    held = sorted({c for c in (*obs.hand, *obs.shown[obs.seat]) if c != played and c in pro},
+def _keeps(obs: Observation, played: int, pro: Prospects, costs: list[float] | None
+           ) -> list[str]:
+    """The cards the play keeps back, and for what: the melds of the two cards most costly to
+    lose, each with all the seat's cards in it (so that they and the cards to come make the
+    meld); none the play itself breaks."""
+    mine = Counter((*obs.hand, *obs.shown[obs.seat]))
+    mine[played] -= 1
+    held = sorted((c for c in mine if mine[c] > 0 and c in pro),
                   key=lambda c: (-(costs[c] if costs else pro[c][0][1]), c))
-    melds: dict[int, list[int]] = {}
+    melds: dict[int, int] = {}
     for c in held:
-        pattern = pro[c][1]
-        if pattern in melds:
-            melds[pattern].append(c)
-        elif len(melds) < 2:
-            melds[pattern] = [c]
+        if pro[c][1] not in melds and pro[c][2].count(played) <= mine[played]:
+            melds[pro[c][1]] = c
     out = []
-    for cards in melds.values():
-        name, pts, missing = pro[cards[0]][0]
+    for c in list(melds.values())[:2]:
+        (name, pts, missing), _, cards = pro[c]
         more = "" if missing == 0 else f", {missing} card{'s' if missing > 1 else ''} to come"
-        out.append(f"keeps {' '.join(card_symbol(c) for c in cards)} for the {name} "
+        out.append(f"keeps {' '.join(card_symbol(m) for m in cards)} for the {name} "
                    f"({pts}{more})")
     return out
 
@@ -223,14 +237,62 @@ def _declarable(state: State | None, seat: int) -> list[tuple[int, int]]:
     return sorted(found, key=lambda km: -state.rules.melds[km[0]].points)
 
 
+def _takers(obs: Observation, card: int) -> str:
+    """Which cards could take ``card`` led, among those the other hands may hold as the seat
+    counts them: the cards it has not seen and those it knows they hold (RULES.md 2.2)."""
+    pool = set(obs.unseen())
+    for i in range(obs.rules.nplayers):
+        if i != obs.seat:
+            pool.update(obs.shown[i], obs.known_cards[i])
+    over = [c for c in sorted(pool) if beats(c, card, obs.trump)]
+    if not over:
+        hands = "the other hand" if obs.rules.nplayers == 2 else "the other hands"
+        return f"nothing {hands} may hold can take it"
+    names = [card_symbol(c) for c in over if suit_of(c) == suit_of(card)]
+    if len(names) > 2:
+        names = [f"a higher {SUIT_SYMBOLS[suit_of(card)]}"]
+    if any(suit_of(c) != suit_of(card) for c in over):  # (another suit beats only as trumps)
+        names.append("a trump")
+    return "only " + (names[0] if len(names) == 1 else
+                      ", ".join(names[:-1]) + " or " + names[-1]) + " can take it"
+
+
+def _follow_end(obs: Observation, best: int) -> str:
+    """Why a card lets an end-phase trick go: nothing the seat may play beats the best card
+    (it must follow suit, and win if it can: RULES.md 2.4, 9.4, 9.5)."""
+    if not any(beats(c, best, obs.trump) for c in obs.hand):
+        return f"nothing you hold beats {card_symbol(best)}"
+    return f"you must follow suit, and nothing you may play beats {card_symbol(best)}"
+
+
+def _lead_end(obs: Observation, card: int) -> str:
+    """An end-phase lead: in a deal of two the other hand is known by counting (the cards not
+    seen and those known of it), so whether it can beat the card is a fact."""
+    sym = card_symbol(card)
+    if obs.rules.nplayers > 2:
+        return f"leading {sym}: lead the cards the other hands cannot beat, the richest first"
+    theirs = [*obs.opponent_known, *obs.unseen().elements()]
+
+    def beaten(c: int) -> bool:  # (holding the suit led, the other hand must follow it)
+        same = [o for o in theirs if suit_of(o) == suit_of(c)]
+        return any(beats(o, c, obs.trump) for o in same or theirs)
+
+    if not beaten(card):
+        return f"leading {sym}: the other hand cannot beat it"
+    if all(beaten(c) for c in obs.hand):
+        return f"leading {sym}: the other hand can beat every card you hold"
+    return f"leading {sym}: the other hand can beat it"
+
+
 def _play(obs: Observation, action: str, card: int) -> list[str]:
     rules = obs.rules
     pts = rules.card_points
     word, note = _worth(rules)
+    nothing = "no brisque" if word == "brisque" else "no card points"
+    two = rules.nplayers == 2
     sym = card_symbol(card)
     world = _world(obs)
     pro = _prospects(obs, world)
-    others = "the other hand" if rules.nplayers == 2 else "the other hands"
     out: list[str] = []
     trick = obs.trick
     last = len(trick) == _trick_size(obs) - 1
@@ -242,10 +304,14 @@ def _play(obs: Observation, action: str, card: int) -> list[str]:
     wins = ahead and last
     if obs.end_phase:
         if trick:
-            out.append("the stock is gone: follow suit, and win the trick if you can")
-        if len(obs.hand) <= 8:
+            out.append("the stock is gone: follow suit, and " + (
+                "win the trick if you can" if two else "beat the best card so far if you can"))
+        if two and len(obs.hand) <= 8:  # (at a table the other hands cannot be counted out)
             out.append("the last tricks are counted out exactly: this card makes the most of "
                        "what is left")
+        if not word:
+            out.append(f"only the last trick scores here ({rules.last_trick_points}): the "
+                       "tricks themselves score nothing (no brisques)")
     if trick:
         in_trick = sum(pts[rank_of(c)] for c in (*trick, card))
         gain = f" and its {in_trick} in {word}s{note}" if in_trick and word else ""
@@ -265,29 +331,32 @@ def _play(obs: Observation, action: str, card: int) -> list[str]:
         else:
             leader = (obs.seat - len(trick)) % rules.nplayers
             mate = rules.partner(obs.seat)
-            if mate >= 0 and _trick_size(obs) > 2 and (leader + best) % rules.nplayers == mate:
+            rest = in_trick - pts[rank_of(card)]
+            if obs.end_phase:
+                why = _follow_end(obs, trick[best])
+            elif mate >= 0 and _trick_size(obs) > 2 and (leader + best) % rules.nplayers == mate:
                 why = f"your partner's {card_symbol(trick[best])} is best so far"
             elif not any(beats(c, trick[best], obs.trump) for c in (*obs.hand,
                                                                      *obs.shown[obs.seat])):
                 why = f"nothing you hold beats {card_symbol(trick[best])}"
             elif not word:
                 why = "the tricks themselves score nothing here (no brisques)"
-            elif not in_trick - pts[rank_of(card)]:
-                why = f"it holds no {word}"
+            elif not rest:
+                why = f"it holds {nothing}"
             else:
-                why = f"winning it would cost more than its {in_trick - pts[rank_of(card)]}"
+                why = f"winning it would cost more than its {rest} in {word}s{note}"
             out.append(f"{sym} lets the trick go: {why}")
     elif obs.end_phase:
-        out.append(f"leading {sym}: lead the cards {others} cannot beat, the richest first")
+        out.append(_lead_end(obs, card))
     else:
         worth = pts[rank_of(card)]
         if not word:
             out.append(f"leading {sym}: cards won score nothing here (no brisques)")
         elif worth:
             what = "a brisque" if word == "brisque" else f"{worth} card points"
-            out.append(f"leading {sym}: {what}{note} that {others} can hardly take")
+            out.append(f"leading {sym}, {what}: {_takers(obs, card)}{note}")
         else:
-            out.append(f"leading {sym}: it carries no {word}")
+            out.append(f"leading {sym}: it carries {nothing}")
     if not obs.end_phase:
         if card in pro:
             name, p, _ = pro[card][0]
@@ -324,11 +393,20 @@ def _meld(obs: Observation, action: str) -> list[str]:
     kind, mask = after.meld_log[seat][-1]
     k = rules.melds[kind]
     top = rules.melds[now[0][0]]
+    name = f"meld of {k.name}" if k.name.split()[0] in ("four", "five", "eight") else k.name
     if k.points >= top.points:
-        out = [f"the {k.name} scores {k.points}, the most you can declare now"]
+        out = [f"the {name} scores {k.points}, the most you can declare now"]
     else:
-        out = [f"the {k.name} scores {k.points}; the {top.name} ({top.points}) would score "
+        out = [f"the {name} scores {k.points}; the {top.name} ({top.points}) would score "
                "more now"]
+    fixed = after.trump >= 0 > obs.trump  # RULES.md 9.0.2
+    if fixed:
+        out.append(f"it fixes trumps: {SUIT_SYMBOLS[after.trump]} for the rest of the deal")
+    mine = obs.scores[seat] + obs.brisques[seat]
+    if (rules.settlement == "portland" and rules.nplayers == 2
+            and mine < rules.rubicon_at <= mine + k.points):  # RULES.md 9.0.7
+        out.append(f"it lifts you to the rubicon line ({rules.rubicon_at}): a loser below it "
+                   f"at the end pays the rubicon bonus ({rules.rubicon_bonus_points}) as well")
     per = rules.melds_per_trick
     this = _key(rules, kind, mask)
     still = {_key(rules, kk, m) for kk, m in _declarable(after, seat)}
@@ -346,10 +424,17 @@ def _meld(obs: Observation, action: str) -> list[str]:
         out.append(f"declared first, it can grow: add the other cards for the "
                    f"{rules.melds[b].name} ({rules.melds[b].points}) {when}{more}")
     later = {_key(rules, after.classify(m), m) for m in after.legal_meld_masks(seat)}
+    renamed = {cards: kk for kk, (_, cards) in ((after.classify(m), _key(rules, 0, m))
+                                                 for m in after.legal_meld_masks(seat))}
     rest: dict[str, list[int]] = {"now": [], "wait": [], "lost": [], "last": []}
     for kk, m in now:
         key = _key(rules, kk, m)
-        if key != this:
+        if key != this and key not in later and key[1] in renamed:  # trumps fixed by this meld
+            less = rules.melds[renamed[key[1]]]
+            out.append(f"{'with ' + SUIT_SYMBOLS[after.trump] + ' trumps, ' if fixed else ''}"
+                       f"{' '.join(card_symbol(c) for c in key[1])} will make only the "
+                       f"{less.name} ({less.points})")
+        elif key != this:
             rest["now" if key in still else "lost" if key not in later
                  else "last" if last else "wait"].append(kk)
     many = f"{per} melds per trick won"
@@ -378,7 +463,8 @@ def _declare(obs: Observation, action: str) -> list[str]:
         after = _after(world, action)
         gain = (after.scores[obs.seat] - world.scores[obs.seat]
                 if world is not None and after is not None else rules.seven_points)
-        scores = f"scores {gain}" if gain else "scores nothing (that seven has scored already)"
+        scores = (f"scores {gain}" if gain else
+                  f"scores nothing (that {RANK_NAMES[rules.seven_rank]} has scored already)")
         if verb == "seven":
             return [f"showing {seven} {scores}; you keep the card"]
         turnup = card_symbol(obs.turnup) if obs.turnup is not None else "the turn-up"
@@ -410,7 +496,7 @@ def explain(obs: Observation, action: str) -> list[str]:
 def _other(obs: Observation, verb: str) -> list[str]:
     """The partner's offer (RULES.md 9.5), carte blanche (9.0.4), the guess of the cut (9.2)."""
     if verb == "offer":
-        mine = any(a.startswith("meld ") for a in obs.legal)
+        mine = any(a.startswith(("meld ", "exchange", "seven")) for a in obs.legal)
         return ["your partner may declare instead of you: one meld for the side this trick"
                 + ("" if mine else ", and you have nothing to declare yourself")]
     if verb == "carte":
