@@ -183,12 +183,9 @@ def test_friend_waits_then_a_whole_game_ends_with_its_deals_and_play_again(
     assert not errors, errors
 
 
-def test_a_whole_rubicon_game_in_the_browser(fast_site: str, browser: Any) -> None:
+def test_a_whole_rubicon_game_in_the_browser(site: str, browser: Any) -> None:
     """Issue #13: Rubicon against the computer in the browser, one deal to its settlement: no
-    turn-up, trumps 'not yet fixed' until a marriage, the settlement in words at the end.  (The
-    computer answers at once, in the server's process: the worker processes and the pause
-    before a computer's move are the other games' business here.)"""
-    site = fast_site
+    turn-up, trumps 'not yet fixed' until a marriage, the settlement in words at the end."""
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
