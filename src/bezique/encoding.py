@@ -64,7 +64,7 @@ from .errors import IllegalActionError, OptionError
 from .game import Game
 from .observation import Observation
 from .rules import Rules, cut_bounds
-from .scoring import zero_sum
+from .scoring import settled_for, zero_sum
 from .state import State
 
 PLAY = 0
@@ -543,10 +543,8 @@ class Episode:
         if not self.over():
             return [0.0, 0.0]
         if self.rules.settlement == "portland" and kind != "deal":
-            res = self.state.settlement()
-            value = 1.0 if kind == "win" else float(res.value)
-            return [0.0 if res.winner < 0 else value if s == res.winner else -value
-                    for s in (0, 1)]
+            values = [settled_for(self.state.settlement(), s) for s in (0, 1)]
+            return [float((v > 0) - (v < 0) if kind == "win" else v) for v in values]
         if self.game is not None:
             if kind == "win":
                 return [1.0 if self.game.winner == s else -1.0 for s in (0, 1)]

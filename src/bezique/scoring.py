@@ -11,7 +11,7 @@ plain numbers, so every variant's settlement is one more function here:
 - :func:`settle`: the one-deal games of RULES.md 9.0.7 (Rubicon, Six-pack, Eight-pack): the
   winner, the rubicon, whether brisques count, and the value, with hundreds rounded down;
   :func:`settlement_words` says how, in words, and :func:`settlement_legend` which number is
-  which.
+  which; :func:`settled_for` gives its value from one side.
 
 >>> game_winner(1000, before=(950, 600), final=(990, 1010), order=(0, 1), last_trick_seat=0)
 1
@@ -133,6 +133,19 @@ def settle(s: Sequence[int], b: Sequence[int], *, game_bonus: int, rubicon: int,
     t = [s[i] + b[i] for i in (0, 1)] if counted else list(s)
     value = game_bonus + max(100, _hundreds(t[w]) - _hundreds(t[lo]))
     return Settlement(w, False, counted, value)
+
+
+def settled_for(res: Settlement, seat: int) -> int:
+    """A settlement's value from ``seat``'s side of a two-handed one-deal game: + won, - lost,
+    0 drawn.
+
+    >>> res = settle((1320, 620), (0, 0), game_bonus=500, rubicon=1000, rubicon_bonus=1300)
+    >>> settled_for(res, 0), settled_for(res, 1)
+    (3200, -3200)
+    """
+    if res.winner < 0:
+        return 0
+    return res.value if res.winner == seat else -res.value
 
 
 def _settled(s: Sequence[int], b: Sequence[int], game_bonus: int, rubicon: int,

@@ -53,6 +53,7 @@ from .errors import BeziqueError, IllegalActionError
 from .game import Game
 from .record import game_record
 from .rules import Rules
+from .scoring import settled_for
 from .state import State
 
 RECORDS_KEY = b"bezique.records"
@@ -103,9 +104,7 @@ def _play_deal(state: State, agents: list[Any], specs: list[str], game: int, dea
     cols["deal_return"] += [float(s[seat] - s[1 - seat]) for seat in seats]
     if state.rules.settlement == "portland":
         res = state.settlement()
-        cols["settled"] += [0.0 if res.winner < 0 else
-                            float(res.value if res.winner == seat else -res.value)
-                            for seat in seats]
+        cols["settled"] += [float(settled_for(res, seat)) for seat in seats]
     else:
         cols["settled"] += [None] * len(seats)
 

@@ -33,7 +33,7 @@ from typing import Any
 
 from .agents.levels import level_label
 from .rules import Rules, variant_title
-from .scoring import sides
+from .scoring import settled_for, sides
 from .state import State
 
 
@@ -101,8 +101,7 @@ def game_played(states: Sequence[State], seat: int, player: str, opponent: str,
     variant = rules.variant if rules is not None else "bezique"
     settled = None
     if won is not None and last is not None and last.rules.settlement == "portland":
-        value = last.settlement().value
-        settled = 0 if last.settlement().winner < 0 else value if won else -value
+        settled = settled_for(last.settlement(), seat)  # (the one-deal games have two seats)
     return GamePlayed(player, opponent, level, when, tuple(deals), best, won, table, variant,
                       settled)
 

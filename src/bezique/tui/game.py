@@ -23,6 +23,7 @@ from ..agents.explain import explain
 from ..cards import card_symbol, make_card
 from ..errors import BeziqueError, IllegalActionError
 from ..observation import Observation
+from ..position import CUT_GUESSED
 from .host import GameHost
 from .modals import SummaryScreen
 from .session import PlayConfig, Session
@@ -259,7 +260,7 @@ class GameScreen(Screen[None]):
             center.border_title = declare_title(obs) if self.seats == 2 else \
                 declare_title_n(obs, self._title_room(center))
             if obs.phase == "guess":
-                center.border_title = "Guess the dealer's cut (right: +150)"  # fits 80 columns
+                center.border_title = f"Guess the dealer's cut (right: +{CUT_GUESSED})"
             self._fill_choices(obs)
             if self._mode != "declare":
                 choices.focus()

@@ -95,12 +95,11 @@ def describe(before: State, action: int, after: State,
     elif action == act.PASS:
         got = _drawn(before, after, 0)
         if seat != before.last_trick_winner:  # a partner offered the turn, and passes it
-            offered = before.history()[-1][1] == act.OFFER  # and declared nothing since
-            who = ("You" if seat == 0 else names[seat]) + (" declare" if seat == 0 else
-                                                            " declares")
-            if not offered:
-                who = "You are" if seat == 0 else f"{names[seat]} is"
-            out.append(f"{who} {'nothing' if offered else 'done declaring'}; you draw {got}")
+            if before.history()[-1][1] == act.OFFER:  # and declared nothing since
+                done = f"{_verb(names, seat, 'declare')} nothing"
+            else:
+                done = f"{_verb(names, seat, 'are', 'is')} done declaring"
+            out.append(f"{done}; you draw {got}")
         elif seat == 0:
             out.append(f"You draw {got}")
         else:

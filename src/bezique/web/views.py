@@ -44,9 +44,7 @@ def shown_names(row: GameRow) -> list[str]:
     """
     names = list(row.names)
     for seat, name in enumerate(names):
-        computer = (row.seats[seat].get("kind") == COMPUTER_SEAT if row.seats  # a table
-                    else row.opponent == COMPUTER and seat == 1)
-        if computer and name.endswith(")") and " (level " in name:
+        if _is_computer(row, seat) and name.endswith(")") and " (level " in name:
             names[seat] = name[:name.index(" (level ")]
     return names
 
@@ -61,11 +59,15 @@ def computer_levels(row: GameRow) -> list[int | None]:
     >>> computer_levels(row)
     [None, 5]
     """
-    if row.seats:  # a table
-        return [int(info.get("level", row.level)) if info.get("kind") == COMPUTER_SEAT else None
-                for info in row.seats]
-    return [row.level if row.opponent == COMPUTER and seat == 1 else None
-            for seat in range(len(row.names))]
+    return [(int(row.seats[seat].get("level", row.level)) if row.seats else row.level)
+            if _is_computer(row, seat) else None for seat in range(len(row.names))]
+
+
+def _is_computer(row: GameRow, seat: int) -> bool:
+    """Whether the computer plays ``seat`` (at a table, by the seat's kind)."""
+    if row.seats:
+        return bool(row.seats[seat].get("kind") == COMPUTER_SEAT)
+    return row.opponent == COMPUTER and seat == 1
 
 
 def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]:
