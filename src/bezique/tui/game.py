@@ -165,9 +165,11 @@ class GameScreen(Screen[None]):
         log.clear()
         n = len(self.session.log)
         self._asides = [(at, line) for at, line in self._asides if at <= n]
-        asides = [(at, line) for at, line in self._asides if at >= n - 50]
+        after: dict[int, list[Text]] = {}  # the asides written after so many lines
+        for at, line in self._asides:
+            after.setdefault(at, []).append(line)
         for i in range(max(0, n - 50), n + 1):
-            for _, line in (a for a in asides if a[0] == i):
+            for line in after.get(i, ()):
                 log.write(line)
             if i < n:
                 log.write(self.session.log[i])
