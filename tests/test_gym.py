@@ -119,6 +119,11 @@ def test_an_illegal_index_ends_the_episode_or_raises() -> None:
         env.step(0)
     with pytest.raises(OptionError, match="none yet"):  # a step before the first reset
         BeziqueEnv("bezique", opponent="random").step(0)
+    fresh = BeziqueEnv("bezique", opponent="random", render_mode="ansi")
+    for before_reset in (fresh.action_masks, fresh.seat_observation, fresh.render):
+        # before: answered from a placeholder deal no episode had dealt
+        with pytest.raises(OptionError, match="call reset"):
+            before_reset()
     strict = BeziqueEnv("bezique", opponent="random", on_illegal="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError):

@@ -35,13 +35,13 @@ ALLOWED_KEYS = {
     # game
     "id", "opponent", "level", "variant", "target", "options", "you", "names", "online",
     "totals", "winner", "win_reason", "waiting_for_friend", "can_undo", "finished_deals",
-    "deal_scores",
+    "deal_scores", "kept", "next_game", "by",
     # deal
     "trump", "dealer", "turn", "phase", "your_turn", "stock", "turnup", "end_phase", "hand",
     "opponent_hidden", "opponent_known", "table", "melds", "trick", "last_trick",
     "tricks_played", "scores", "brisques", "melds_available", "specials", "legal", "log", "drew",
     "hint_action", "guesses", "settlement", "settlement_legend", "one_deal", "brisques_label",
-    "carte_points",
+    "carte_points", "cut_guessed", "cut_24",
     # nested
     "card", "name", "cards", "points", "intact", "seat", "leader", "lead", "follow",
 }

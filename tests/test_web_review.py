@@ -3,7 +3,7 @@ unknown addresses and misspelt settings, the replay of a one-deal game whose tru
 fixed yet (or never), and in a real Chromium (as in test_web_e2e: skipped without one, unless
 BEZIQUE_REQUIRE_BROWSER) the keyboard (Enter on a focused button, the focus kept across
 redraws), the invitation opened in the browser that holds the other seat, the one-deal games'
-"to 1", and "Play again" at a table of three or four."""
+"to 1"; and "Play again" at a table of three or four."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from live_site import TIMEOUT_MS
+from test_web_tables_again import finish
 
 from bezique.cards import parse_card
 from bezique.game import Game
@@ -222,34 +223,42 @@ def test_one_deal_games_do_not_say_to_1(served: tuple[str, FastAPI], page: Any) 
     assert "Six-pack one deal" in text and "to 1" not in text
 
 
-def test_play_again_at_a_table_sets_the_same_table(served: tuple[str, FastAPI],
-                                                   page: Any) -> None:
+def test_play_again_at_a_table_sets_the_same_table(tmp_path: Path) -> None:
     """"Play again" (and n) at a table's end made a two-seat-style request: a table of friends
-    only, whatever the seats were; the table had no "Play again" button."""
-    site, _ = served
+    only, whatever the seats were; the table had no "Play again" button.  The server now sets
+    the next game from the finished table itself (POST .../again): the same variant, target,
+    house rules and takeover level, each computer at its level in its place around the table,
+    turned to whoever starts it, and each person's seat kept for them."""
     seats = [{"kind": "computer", "level": 2}, {"kind": "friend"}, {"kind": "computer", "level": 1}]
-    g = httpx.post(f"{site}/api/games", json={"variant": "bezique4", "partnership": False,
-                                              "seats": seats, "target": 1500}).json()
-    view = _state(site, g["id"], g["token"])
-    page.goto(site + "/")
-    page.wait_for_selector("#start-table")
-    body = page.evaluate("g => BezTable.againBody(g)", view["game"])
-    assert body["seats"] == seats and body["partnership"] is False
-    again = httpx.post(f"{site}/api/games", json=body)
-    assert again.status_code == 201, again.text
-    new = _state(site, again.json()["id"], again.json()["token"])["game"]
-    assert [(s["kind"], s["level"] if s["kind"] == "computer" else None)
-            for s in new["seats"]] == [("you", None)] + [(s["kind"], s.get("level"))
-                                                         for s in seats]
-    assert new["partnership"] is False and new["target"] == 1500
-    assert len(again.json()["invites"]) == 1
-    # a friend's own seat: the others keep their places around the table
-    friend = httpx.post(f"{site}/api/games/{g['id']}/join",
-                        json={"invite": g["invites"][0]["invite"]}).json()
-    fview = _state(site, g["id"], friend["token"])
-    body = page.evaluate("g => BezTable.againBody(g)", fview["game"])
-    assert [s["kind"] for s in body["seats"]] == ["computer", "friend", "computer"]
-    assert [s.get("level") for s in body["seats"]] == [1, None, 2]
+    with TestClient(create_app(tmp_path / "g.db", workers=0, games_per_minute=0)) as client:
+        g = client.post("/api/games", json={
+            "variant": "bezique4", "partnership": False, "seats": seats, "target": 300,
+            "level": 3, "options": {"last_trick": "stock"}, "name": "Ann"}).json()
+        finish(client.app.state.manager, g["id"])  # type: ignore[attr-defined]
+        friend = client.post(f"/api/games/{g['id']}/join",
+                             json={"invite": g["invites"][0]["invite"], "name": "Bea"}).json()
+        tokens = {0: g["token"], 2: friend["token"]}
+        old = client.post(f"/api/games/{g['id']}/state", json={"token": g["token"]}).json()
+        assert old["game"]["winner"] is not None
+        # the friend, at seat 2, starts it: the table turns to her; then Ann takes her seat
+        bea = client.post(f"/api/games/{g['id']}/again", json={"token": tokens[2]}).json()
+        ann = client.post(f"/api/games/{g['id']}/again", json={"token": tokens[0]}).json()
+        assert (bea["seat"], ann["seat"], ann["id"]) == (0, 2, bea["id"])
+        for me, was in ((bea, 2), (ann, 0)):
+            new = client.post(f"/api/games/{me['id']}/state",
+                              json={"token": me["token"]}).json()["game"]
+            keys = ("variant", "partnership", "target", "level", "options")
+            assert {k: new[k] for k in keys} == {k: old["game"][k] for k in keys}
+            assert (new["variant"], new["partnership"], new["target"], new["level"]) == (
+                "bezique4", False, 300, 3)
+            assert new["options"]["last_trick"] == "stock"
+            # every other seat in the same place around the table as in the finished game
+            around = [new["seats"][(me["seat"] + k) % 4] for k in range(1, 4)]
+            assert [(s["kind"], s["level"] if s["kind"] == "computer" else None)
+                    for s in around] == [("computer", 2 if was == 0 else 1), ("friend", None),
+                                         ("computer", 1 if was == 0 else 2)]
+            assert new["names"][(me["seat"] + 2) % 4] == ("Bea" if was == 0 else "Ann")
+        assert new["waiting_for"] == 0 and not new.get("invites")
 
 
 def test_a_misspelt_setting_is_refused_not_ignored(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from bezique.worlds import resample_from_infostate
 TABLE_KEYS = ALLOWED_KEYS | {
     "seats", "kind", "online", "empty", "away", "partnership", "partner", "side_totals",
     "waiting_for", "hidden", "known", "side_scores", "partner_cards", "winner", "invites",
-    "invite", "invite_path", "win_reason", "options",
+    "invite", "invite_path", "win_reason", "options", "kept", "next_game", "by",
 }
 
 

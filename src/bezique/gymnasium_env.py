@@ -115,11 +115,15 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
                                                       dtype=np.float32)
         self.action_space = gymnasium.spaces.Discrete(sp.num_actions)
         self._done = True
+        self._dealt = False
 
     # ------------------------------------------------------------------ views
 
     def seat_observation(self) -> Observation:
-        """The engine's :class:`~bezique.observation.Observation` of the learner's seat."""
+        """The engine's :class:`~bezique.observation.Observation` of the learner's seat
+        (before the first :meth:`reset` there is none: an ``OptionError`` says so)."""
+        if not self._dealt:
+            raise OptionError("no episode yet: call reset() first")
         return self.episode.state.observation(self.seat)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -141,7 +145,7 @@ class BeziqueEnv(gymnasium.Env[ObsArray, np.int64]):
         rng = random.Random(int(self.np_random.integers(2**63)))
         self.episode.start(rng)
         self.opponent = make_agent(self.opponent_spec, seed=rng.getrandbits(32))
-        self._done = False
+        self._done, self._dealt = False, True
         self._play_opponent()
         return self._observe()
 

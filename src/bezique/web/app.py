@@ -30,6 +30,7 @@ from ..cards import RANKS, SUITS
 from ..errors import BeziqueError, RequestError
 from ..rules import variant_title
 from ..schema import WebCreate, WebJoin, WebMessage, WebMine, WebToken, check, parse_json
+from .again import next_game
 from .info import add_info_routes
 from .limits import GAMES_PER_MINUTE, PAGES_PER_MINUTE, RateLimit
 from .live import FRIEND, Refusal
@@ -261,6 +262,15 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
         live, seat, token = await manager.join(game_id, form.invite, form.name)
         return {"id": live.row.id, "seat": seat, "token": token}
 
+    @app.post("/api/games/{game_id}/again")
+    async def again(game_id: str, request: Request) -> dict[str, Any]:
+        # the next game after a finished friends' game (two seats or a table): the seat of this
+        # token in it, and its token only
+        form = await _body(request, WebToken)
+        live, seat = manager.seat_or_refuse(game_id, form.token)
+        new, new_seat, token = await manager.again(live, seat, form.token)
+        return {"id": new.row.id, "seat": new_seat, "token": token}
+
     @app.post("/api/games/{game_id}/state")
     async def state(game_id: str, request: Request) -> dict[str, Any]:
         form = await _body(request, WebToken)
@@ -290,6 +300,8 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
                         "practice": live.practice,
                         "waiting_for_friend": waiting(row) > 0 if is_table(row)
                         else row.opponent == FRIEND and row.token_hashes[1] is None,
+                        # a finished friends' game's next, started by one of them (its id)
+                        "next_game": (next_game(row, seat) or {}).get("id"),
                         **row.summary,
                         "variant_title": variant_title(live.game.rules.variant)})
         out.sort(key=lambda g: -float(g["updated"]))

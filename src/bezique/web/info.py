@@ -22,6 +22,7 @@ from ..howto import rules_html, section_titles
 from ..stats import GamePlayed, game_played, tally
 from .live import COMPUTER, LiveGame, Refusal
 from .manager import Manager
+from .seats import is_table
 
 MAX_GAMES = 200
 
@@ -29,7 +30,7 @@ MAX_GAMES = 200
 def played_in(live: LiveGame, seat: int) -> GamePlayed:
     """One web game from one seat, for the statistics (a table's: by its kind of table)."""
     row = live.row
-    if row.seats:
+    if is_table(row):
         return game_played(live.game.all_deals(), seat, row.names[seat], row.opponent, None,
                            row.updated)
     level = row.level if row.opponent == COMPUTER else None

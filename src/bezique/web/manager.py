@@ -1,7 +1,8 @@
 """The games being played: :class:`Manager` loads and creates them, tells which seat a token
 holds, lets a friend take the free seat, applies each seat's requests (actions, undo, hints, the
 next deal) one at a time under the game's lock, stores every change before it is acknowledged,
-sends each connected seat its own view, and runs the computer's moves.
+sends each connected seat its own view, runs the computer's moves, and starts the next game
+after a finished game between friends, each of its people offered their own seat in it.
 
 It bounds what it holds: games idle for a while (no page open) leave memory and load again
 from the database when asked for, at most ``max_games`` stay, each seat keeps at most a few
@@ -32,6 +33,7 @@ from ..record import parse_record, states_from_record
 from ..rules import Rules
 from ..schema import WebCreate, WebMessage, WebSeat, short
 from ..worlds import resample_from_infostate
+from .again import next_game, next_seats, next_token, with_next
 from .computer import agent_seed, check_help, game_agent_seed, hint
 from .limits import AWAY_SECONDS, IDLE_SECONDS, MAX_GAMES_HELD, SOCKETS_PER_SEAT
 from .live import COMPUTER, FRIEND, LiveGame, Refusal, stored_record
@@ -65,7 +67,6 @@ WEB_VARIANTS = tuple(v for v in AGENT_VARIANTS if v in ("bezique", "binocle", *O
 MAX_NAME = 24
 
 SendHook = Callable[[LiveGame, int, dict[str, Any]], None]
-
 
 
 def _rule_options(form: WebCreate) -> dict[str, Any]:
@@ -233,25 +234,64 @@ class Manager:
         if form.seed is not None and invites:
             raise Refusal("a deal number (seed) may be chosen only for a game against the "
                           "computer, as a whole number from 0")
-        seed = secrets.randbits(62) if form.seed is None else form.seed
-        game = Game(rules, seed=seed, first_dealer=rules.nplayers - 1)  # seat 0 leads
         token = secrets.token_urlsafe(24)
         names[0] = clean_name(form.name) or "Player 1"
+        live = self._new_table(rules, seats, names, form.level, form.seed, hash_token(token))
+        return live, token, invites
+
+    def _new_table(self, rules: Rules, seats: list[dict[str, Any]], names: list[str],
+                   level: int, practice: int | None, first: str | None,
+                   opponent: str = TABLE) -> LiveGame:
+        """A new table (or, ``opponent`` a friend, a game of two friends) stored and held,
+        seat 0 (its token's digest ``first``) to lead."""
+        seed = secrets.randbits(62) if practice is None else practice
+        game = Game(rules, seed=seed, first_dealer=rules.nplayers - 1)  # seat 0 leads
         now = time.time()
         row = GameRow(
-            id=secrets.token_urlsafe(9), created=now, updated=now, opponent=TABLE,
-            level=form.level, agent_spec=level_spec(form.level),
-            agent_seed=game_agent_seed(form.seed),
-            seed=seed, token_hashes=[hash_token(token)] + [None] * (rules.nplayers - 1),
+            id=secrets.token_urlsafe(9), created=now, updated=now, opponent=opponent, level=level,
+            agent_spec=level_spec(level) if opponent == TABLE else "",
+            agent_seed=game_agent_seed(practice),
+            seed=seed, token_hashes=[first] + [None] * (rules.nplayers - 1),
             invite_hash=None, names=names, record=game.to_record(), version=0, seats=seats,
         )
-        if form.seed is not None:
+        if practice is not None:
             row.record["practice"] = True
         row.summary = summary(game)
         self.store.insert(row)
         live = LiveGame(row, game)
         self._hold(live)
-        return live, token, invites
+        return live
+
+    async def again(self, live: LiveGame, seat: int, token: str) -> tuple[LiveGame, int, str]:
+        """The next game after a finished friends' game, two seats or a table, for ``seat``
+        (``token``; :mod:`~bezique.web.again`): the first to ask starts it and this game's pages
+        are told; each takes their own seat in it with their link to this one, and no other."""
+        if live.row.opponent == COMPUTER:
+            raise Refusal("against the computer, play again by starting a new game", 409)
+        async with live.lock:
+            if not live.game.is_over():
+                raise Refusal("the game is not over yet", 409)
+            if started := next_game(live.row, seat) is None:
+                seats, names = next_seats(live.row, seat)
+                new = self._new_table(live.game.rules, seats, names, live.row.level, None, None,
+                                      live.row.opponent)
+                self._save(live, seats=with_next(live.row, new.row.id, seat))
+            nxt = live.row.seats[seat]["next"]
+        gid, new_seat = str(nxt["id"]), int(nxt["seat"])
+        if started:
+            await self.broadcast(live)
+        new, mine = self.get(gid), next_token(token, gid, new_seat)
+        async with new.lock:
+            if (held := new.row.token_hashes[new_seat]) is None:
+                self._save(new, token_hashes=[hash_token(mine) if s == new_seat else h
+                                              for s, h in enumerate(new.row.token_hashes)])
+            elif not hmac.compare_digest(held, hash_token(mine)):  # pragma: no cover
+                raise Refusal("your seat in the next game is not yours any more", 409)
+        if held is None:
+            await self.broadcast(new)
+            self._watch_absent(new)  # a seat taken whose page never opens is played too
+            self.kick_computer(new)
+        return new, new_seat, mine
 
     async def join(self, game_id: str, invite: str, name: str) -> tuple[LiveGame, int, str]:
         """Take a free seat of a friend game with its invitation; returns the seat and its

@@ -5,9 +5,12 @@ A table's row (``opponent = "table"``) keeps one entry per seat in ``row.seats``
 token) or the ``computer`` at a level.  The game waits until every friend seat is taken, in
 any order.  A person who leaves (the "leave" request, or no page open for a while) is marked
 ``away`` and the computer plays their seat (at the table's takeover level) so that the others
-can go on; their link gives the seat back.  Two-seat games have no ``seats`` and are unchanged.
+can go on; their link gives the seat back.  Two-seat games have no ``seats`` of their own (a
+friends' game keeps there only its links to the last and the next game, :mod:`bezique.web.again`).
 A person alone with computers (:func:`alone_with_computers`) may ask for hints and take moves
 back, as in the two-seat game against the computer; with another person at the table, not.
+Once a table's game is over, the next one at the same table keeps a seat for each of its
+people (:mod:`bezique.web.again`).
 
 >>> row = GameRow(id="t", created=0, updated=0, opponent=TABLE, level=1, agent_spec="random",
 ...               agent_seed=0, seed=0, token_hashes=["a", None, None], invite_hash=None,
@@ -150,6 +153,8 @@ def seats_view(row: GameRow, online: list[bool], you: int) -> list[dict[str, Any
             "level": int(info.get("level", row.level)),
             "online": kind == COMPUTER_SEAT or online[seat],
             "empty": kind == FRIEND_SEAT and row.token_hashes[seat] is None,
+            # kept for a person of the last game at this table, to take from its page
+            "kept": "last" in info,
             "away": bool(info.get("away")),
         })
     return out

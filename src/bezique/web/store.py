@@ -92,7 +92,8 @@ class GameRow:
     version: int
     summary: dict[str, Any] = field(default_factory=dict)
     # a table for three or four: each seat's kind, computer level, invitation digest and
-    # whether the computer has taken it over (:mod:`bezique.web.seats`); empty for two seats
+    # whether the computer has taken it over (:mod:`bezique.web.seats`); for two seats, empty
+    # but for a friends' game's links to the last and the next game (:mod:`bezique.web.again`)
     seats: list[dict[str, Any]] = field(default_factory=list)
 
 

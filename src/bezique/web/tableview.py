@@ -6,8 +6,9 @@ ever leaves the server.
 Beside the two-seat view's fields it says, per seat, the name, kind (you, friend, computer),
 whether the computer has taken the seat over, the number of concealed cards and the ones of
 them everyone knows of; the trick's cards with their seats; per-side totals in a partnership;
-how many friends the game still waits for; and whether an undo would be accepted (a person
-alone with computers, :mod:`bezique.web.computer`).
+how many friends the game still waits for; whether an undo would be accepted (a person
+alone with computers, :mod:`bezique.web.computer`); and, once the game is over, the next game
+someone started at the table.
 """
 
 from __future__ import annotations
@@ -20,15 +21,16 @@ from ..narrate import win_reason
 from ..observation import Observation
 from ..rules import Rules
 from ..scoring import sides
+from .again import next_game
 from .live import LiveGame
-from .seats import alone_with_computers, is_away, seats_view, waiting
+from .seats import alone_with_computers, is_away, is_table, seats_view, waiting
 from .store import GameRow
 from .views import hand_cards, seat_view, shown_names, table_cards
 
 
 def view_for(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
     """The message a seat receives about its game: a table's view, or the two-seat one."""
-    if not live.row.seats:
+    if not is_table(live.row):
         return seat_view(live, seat, online)
     obs = live.game.state.observation(seat)
     deal_scores = [list(st.scores) for st in live.game.deals]
@@ -166,6 +168,9 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
             and obs.winner is None and any(p == seat for p, _ in obs.actions),
             "finished_deals": deal_number - (0 if obs.phase == "over" else 1),
             "win_reason": win_reason(obs, names, obs.seat),
+            # the next game at this table, once someone has started it (who, and its id: this
+            # seat's token in it is given to this seat's own link only, by POST .../again)
+            "next_game": next_game(row, seat),
         },
         "deal": {
             "trump": SUITS[obs.trump] if obs.trump >= 0 else None,

@@ -1,6 +1,7 @@
 """What each seat is sent about its game: the JSON view built from that seat's
 :class:`~bezique.observation.Observation` only (so the other hand and the stock never leave the
-server), the deal's log in words, and the public summary shown in the list of games.
+server), the deal's log in words, the next game started after a friends' game, and the public
+summary shown in the list of games.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from ..narrate import win_reason
 from ..observation import Observation
 from ..position import CUT_24, CUT_GUESSED
 from ..rules import Rules
+from .again import kept, next_game
 from .live import COMPUTER, FRIEND, LiveGame
-from .seats import COMPUTER_SEAT
+from .seats import COMPUTER_SEAT, is_table
 from .store import GameRow
 
 # Hand order on screen: suits alternate black and red (S H C D), ranks high to low.
@@ -59,13 +61,13 @@ def computer_levels(row: GameRow) -> list[int | None]:
     >>> computer_levels(row)
     [None, 5]
     """
-    return [(int(row.seats[seat].get("level", row.level)) if row.seats else row.level)
+    return [(int(row.seats[seat].get("level", row.level)) if is_table(row) else row.level)
             if _is_computer(row, seat) else None for seat in range(len(row.names))]
 
 
 def _is_computer(row: GameRow, seat: int) -> bool:
     """Whether the computer plays ``seat`` (at a table, by the seat's kind)."""
-    if row.seats:
+    if is_table(row):
         return bool(row.seats[seat].get("kind") == COMPUTER_SEAT)
     return row.opponent == COMPUTER and seat == 1
 
@@ -225,6 +227,11 @@ def build_view(
             "winner": obs.winner,
             "win_reason": win_reason(obs, names, seat),  # won on the count of brisques
             "waiting_for_friend": waiting,
+            # the other seat kept for the friend of the last game (no invitation: they take it
+            # from that game's page), and, once this game is over, the next one either of the
+            # two started (its id and who: this seat's token in it goes to this seat's link only)
+            "kept": kept(row, other),
+            "next_game": next_game(row, seat),
             # each finished deal's points [seat 0, seat 1] (public: for the game-over screen)
             "deal_scores": deal_scores or [],
             "can_undo": row.opponent == COMPUTER
@@ -270,6 +277,8 @@ def build_view(
             "melds_available": melds_avail,
             "specials": specials,
             "guesses": guesses,  # the cut bonus: the guesses of the cut (RULES.md 9.2)
+            # what the cut bonus scores: a right guess, and the dealer's cut of exactly 24
+            "cut_guessed": CUT_GUESSED, "cut_24": CUT_24,
             # the one-deal games: how the deal is settled, in words, once it is over
             "settlement": settlement[0] if settlement else None,
             "settlement_legend": settlement[1] if settlement else None,

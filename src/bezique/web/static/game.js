@@ -1,7 +1,8 @@
 // The screen of a game of two (GamePage): the table, the hand, the declaring turn, the deal's
-// and the game's end, hints, undo and the invitation to a friend; it follows the game over its
-// WebSocket. A table of three or four is drawn by table.js inside the same page. Loaded before
-// app.js, whose helpers it uses at call time.
+// and the game's end, hints, undo, the invitation to a friend and, once a friends' game is
+// over, the next one (the first to press Play again starts it, the other is offered their seat
+// in it); it follows the game over its WebSocket. A table of three or four is drawn by table.js
+// inside the same page. Loaded before app.js, whose helpers it uses at call time.
 "use strict";
 
 class GamePage {
@@ -74,7 +75,7 @@ class GamePage {
       this.render();
       if (!m.game.seats) BezMotion.animate(before, m, snap); // (two seats: the table's moves)
       BezSound.after(before, m);
-      if (!m.game.seats) BezSpeech.say(BezSpeech.news(before, m, this.statusLine())); // (a table of three or four: its own status)
+      if (!m.game.seats) { BezSpeech.say(BezSpeech.news(before, m, this.statusLine())); this.sayNext(); } // (a table of three or four: its own status)
     } else if (m.type === "error") {
       if (!m.fatal && at !== undefined && this.view && at < this.view.game.version) return; // made from an older view (a second click): shown already
       if (m.fatal) {
@@ -133,10 +134,10 @@ class GamePage {
     if (g.waiting_for_friend) return "Waiting for your friend: the game starts when they take their seat.";
     if (!d.your_turn) {
       if (d.phase === "declare") return `${opp} won the trick and is declaring…`;
-      if (d.phase === "guess") return `You cut the pack: ${opp} is guessing how many cards (a cut of exactly 24 scores you 250)…`;
+      if (d.phase === "guess") return `You cut the pack: ${opp} is guessing how many cards (a cut of exactly 24 scores you ${d.cut_24})…`;
       return `${opp} to play…`;
     }
-    if (d.phase === "guess") return "The dealer cut the pack: guess how many cards (a right guess scores you 150; a cut of exactly 24 scores the dealer 250).";
+    if (d.phase === "guess") return `The dealer cut the pack: guess how many cards (a right guess scores you ${d.cut_guessed}; a cut of exactly 24 scores the dealer ${d.cut_24}).`;
     if (d.phase === "declare" && this.onlyDraw()) return `You won the trick; nothing to declare: ${this.autoDraw ? "drawing…" : "draw."}`;
     if (d.phase === "declare") return "You won the trick: declare a meld, or draw.";
     if (d.phase === "lead") return d.end_phase ? "Your lead. (Last tricks: follow suit and win if you can.)" : "Your lead: play any card.";
@@ -250,7 +251,7 @@ class GamePage {
         h("div", { class: "winner-banner", id: "winner" }, g.winner === null ? "A draw." : g.winner === me ? "You win the game." : `${g.names[opp]} wins the game.`),
         h("div", { id: "settlement" }, `Settled: ${d.settlement || ""}`),
         d.settlement_legend ? h("div", { class: "muted", id: "settlement-legend" }, d.settlement_legend) : null,
-        h("button", { class: "btn", id: "play-again", onclick: () => this.playAgain() }, h("span", { class: "key" }, "n"), "Play again"));
+        this.againButton());
     } else if (g.winner !== null) {
       summary = this.gameOver();
     } else if (d.phase === "over") {
@@ -325,15 +326,29 @@ class GamePage {
       h("table", { class: "scoreboard", id: "final-scores" },
         h("thead", {}, h("tr", {}, h("th", {}, `Game to ${g.target}`), h("th", {}, "You"), h("th", {}, g.names[opp]))),
         h("tbody", {}, rows, h("tr", { class: "total" }, h("td", {}, "Final score"), h("td", {}, g.totals[me]), h("td", {}, g.totals[opp])))),
-      h("button", { class: "btn", id: "play-again", onclick: () => this.playAgain() }, h("span", { class: "key" }, "n"), "Play again"));
+      this.againButton());
+  }
+
+  // "Play again" at a game's end; once another person has started the next game (a friend,
+  // or someone at the table), the offer of this seat's own place in it instead
+  againButton() {
+    return this.view.game.next_game
+      ? h("div", { class: "next-game", id: "next-game" }, h("p", {}, BezTable.nextWords(this)),
+        h("button", { class: "btn", id: "take-next", onclick: () => this.playAgain() }, h("span", { class: "key" }, "n"), "Take my seat in the new game"))
+      : h("button", { class: "btn", id: "play-again", onclick: () => this.playAgain() }, h("span", { class: "key" }, "n"), "Play again");
+  }
+  // the next game started by someone else: said once
+  sayNext() {
+    const next = this.view.game.next_game;
+    if (next && next.id !== this.spokenNext) { this.spokenNext = next.id; BezSpeech.say(BezTable.nextWords(this)); }
   }
 
   async playAgain() {
     const g = this.view.game;
-    if (g.seats) { BezTable.playAgain(this); return; } // the same table again
-    const body = g.opponent === "computer"
-      ? { opponent: "computer", level: g.level, variant: g.variant, target: g.target }
-      : { opponent: "friend", variant: g.variant, target: g.target };
+    // between friends (two, or a table): the first to press starts the next game and leads it;
+    // each other person's page is offered their own seat in it (no link to send)
+    if (g.opponent !== "computer") { BezTable.playAgain(this); return; }
+    const body = { opponent: "computer", level: g.level, variant: g.variant, target: g.target };
     if (this.view.deal.one_deal) delete body.target; // one deal, settled: no target
     body.name = g.names[g.you];
     try {
@@ -344,6 +359,11 @@ class GamePage {
   }
 
   invitePanel() {
+    const g = this.view.game;
+    // the next game after a game of two friends: the friend's seat is kept for them, offered on
+    // the last game's page
+    if (g.kept) return h("section", { class: "invite", id: "invite" }, h("strong", { id: "waiting" }, `Waiting for ${g.names[1 - g.you]}`),
+      h("p", { id: "kept-seats" }, `${g.names[1 - g.you]} is still to come from the last game: their seat is kept for them, offered on that game's page (no link to send).`));
     const base = SERVER.public_url || location.origin;
     const link = `${base}/#/join/${this.id}/${this.saved.invite || ""}`;
     const known = !!this.saved.invite;

@@ -128,19 +128,24 @@ function gamesPanel() {
       const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
       const past = finished ? [h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay"),
         h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record")] : [];
+      // a new game started after this finished one between friends (at its table, or by the two):
+      // this seat's own place in it, one press away
+      const next = g.next_game ? h("button", { class: "btn", "data-next": g.id, onclick: (e) => BezTable.again(g.id, saved[g.id].token)
+        .catch((err) => e.target.replaceWith(h("span", { class: "error-box" }, err.message))) }, "Take my seat in the new game") : null;
+      if (next) state = table ? "A new game has started at this table" : "A new game has started";
       if (table) {
         return h("li", {},
           h("div", {},
             h("div", {}, h("strong", {}, `Table: ${g.names.filter((_, i) => i !== me).join(", ")}`), ` · ${g.variant_title} ${playTo(g.variant, g.target)}`),
             h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.sides ? `your side ${g.sides[me % 2]}, theirs ${g.sides[1 - me % 2]}` : g.scores.join("–")} · ${new Date(g.updated * 1000).toLocaleString()}`)),
-          h("div", { class: "actions" }, h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open"), past));
+          h("div", { class: "actions" }, next, h("a", { class: next ? "btn secondary" : "btn", href: `#/game/${g.id}` }, g.winner === null ? "Continue" : "Open"), past));
       }
       return h("li", {},
         h("div", {},
           h("div", {}, h("strong", {}, `vs ${g.names[opp]}`), ` · ${g.variant_title} ${playTo(g.variant, g.target)}`),
           h("div", { class: "meta" }, `${state} · deal ${g.deal} · ${g.scores[me]}–${g.scores[opp]} · ${new Date(g.updated * 1000).toLocaleString()}`)),
-        h("div", { class: "actions" },
-          h("a", { class: "btn", href: `#/game/${g.id}` }, g.winner === null && !(g.deal_over && ONE_DEAL.includes(g.variant)) ? "Continue" : "Open"),
+        h("div", { class: "actions" }, next,
+          h("a", { class: next ? "btn secondary" : "btn", href: `#/game/${g.id}` }, g.winner === null && !(g.deal_over && ONE_DEAL.includes(g.variant)) ? "Continue" : "Open"),
           past));
     }));
   }).catch((e) => list.replaceChildren(h("li", { class: "error-box" }, e.message)));

@@ -2,6 +2,7 @@
 // (each other seat a friend with a private link, or the computer), and the table itself drawn
 // for 3-4 seats: names, scores and side totals, each seat's shown cards, the trick of up to
 // four cards, whose turn, offer and combining as moves, the deal's result per seat and side;
+// the next game at the same table, each person's page offered their own seat in it;
 // hints (highlighted like the two-seat game's) and undo for a person alone with computers.
 // For a screen reader the cards, hands, stock and melds are named in words, and what changed is
 // said once per view (BezSpeech.tableNews in motion.js), an error as an alert.
@@ -273,6 +274,7 @@ const BezTable = {
       BezSpeech.say(BezSpeech.tableNews(page.spokenView || null, page.view, g.winner !== null ? this.winnerText(page) : this.status(page)));
       page.spokenView = page.view;
     }
+    page.sayNext(); // (a new game at this table: said once)
     if (page.msg && page.msg !== page.spokenMsg) BezSpeech.say(page.msg.text, page.msg.kind === "error");
     page.spokenMsg = page.msg;
   },
@@ -306,7 +308,7 @@ const BezTable = {
         ? [h("div", { class: "winner-banner", id: "winner" }, this.winnerText(page)),
           g.win_reason ? h("div", { class: "muted", id: "win-reason" }, g.win_reason) : null,
           this.finalScores(page),
-          h("button", { class: "btn", id: "play-again", onclick: () => page.playAgain() }, h("span", { class: "key" }, "n"), "Play again")]
+          page.againButton()]
         : h("button", { class: "btn", id: "next-deal", onclick: () => page.request("next") }, h("span", { class: "key" }, "n"), "Next deal"));
   },
 
@@ -325,35 +327,39 @@ const BezTable = {
         h("tr", { class: "total" }, h("td", {}, "Final score"), cols.map(([c]) => h("td", {}, totals[c])))));
   },
 
-  // a new game at the same table: the same kind of game, each other seat (in the same place
-  // around the table) a friend with a new link or the computer at the same level
-  againBody(g) {
-    const n = g.seats.length;
-    const seats = Array.from({ length: n - 1 }, (_, k) => g.seats[(g.you + 1 + k) % n])
-      .map((s) => s.kind === "computer" ? { kind: "computer", level: s.level } : { kind: "friend" });
-    const body = { variant: g.variant, seats, target: g.target, level: g.level, name: g.names[g.you] };
-    if (g.variant === "bezique4") body.partnership = !!g.partnership;
-    return body;
+  // who started the next game at this table, or after this game of two (said on every other
+  // person's page)
+  nextWords(page) {
+    const g = page.view.game, by = g.next_game.by;
+    return `${by === g.you ? "You" : g.names[by]} started a new game${g.seats ? " at this table" : ""}: your seat in it is kept for you.`;
   },
 
+  // "Play again" at a finished table (or a finished game of two friends, game.js): the first
+  // to press starts the next game there (and leads it) with the same rules, each computer at
+  // its level; every other person's page is told and offered their own seat, taken here with
+  // this seat's link (the server gives each seat its own token only: no links to send)
   async playAgain(page) {
-    try {
-      const n = await api("/api/games", this.againBody(page.view.game));
-      Saved.set(n.id, n.token, n.seat, null);
-      this.invites.set(n.id, n.invites);
-      location.hash = `#/game/${n.id}`;
-    } catch (e) { page.setMsg("error", e.message); }
+    try { await this.again(page.id, page.saved.token); } catch (e) { page.setMsg("error", e.message); }
+  },
+  // the seat of a finished friends' game's ``token`` in its next game (started now if nobody
+  // has): kept in this browser, and opened
+  async again(id, token) {
+    const n = await api(`/api/games/${encodeURIComponent(id)}/again`, { token });
+    Saved.set(n.id, n.token, n.seat, null);
+    location.hash = `#/game/${n.id}`;
   },
 
   invitePanel(page) {
     const g = page.view.game;
     const base = SERVER.public_url || location.origin;
     const links = this.invites.get(g.id);
-    const empty = g.seats.filter((s) => s.empty);
+    const empty = g.seats.filter((s) => s.empty && !s.kept), kept = g.seats.filter((s) => s.empty && s.kept);
     return h("section", { class: "invite", id: "invite" },
       h("strong", { id: "waiting" }, `Waiting for ${g.waiting_for} player${g.waiting_for === 1 ? "" : "s"}`),
+      // (a next game at the same table: each person is offered their seat on the last game's page)
+      kept.length ? h("p", { id: "kept-seats" }, `Still to come from the last game: ${kept.map((s) => g.names[s.seat]).join(", ")}. Each is offered their seat on that game's page.`) : null,
       links.length ? h("p", { class: "note" }, "Send each friend their own link (one per seat):")
-        : h("p", {}, "The friends still to come: " + empty.map((s) => g.names[s.seat]).join(", ") + ". The creator of the table has their links."),
+        : empty.length ? h("p", {}, "The friends still to come: " + empty.map((s) => g.names[s.seat]).join(", ") + ". The creator of the table has their links.") : null,
       links.filter((l) => g.seats[l.seat].empty).map((l) => {
         const link = `${base}/#/join/${g.id}/${l.invite}`;
         return h("div", { class: "field" }, h("label", { for: `invite-${l.seat}` }, `Seat ${l.seat + 1}`),
