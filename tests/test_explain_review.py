@@ -105,7 +105,7 @@ def test_a_double_bezique_rules_out_the_single_from_its_cards() -> None:
     play(s, "play AS", "play 7S")
     reasons = why(s, "meld QS QS JD JD")
     assert reasons[1:] == [
-        "one meld per trick won: the common marriage (20) must wait for your next trick",
+        "one meld per trick won: the common marriage in ♠ (20) must wait for your next trick",
         "after it the bezique (40) may no longer be declared from these cards",
     ]
 
@@ -169,7 +169,7 @@ def test_nothing_waits_after_the_last_declaring_turn() -> None:
     assert reasons == [
         "the bezique scores 40; the double bezique (500) would score more now",
         "this is the last declaring turn: the double bezique (500) and the common marriage "
-        "(20) will not be declared",
+        "in ♠ (20) will not be declared",
     ]
     assert why(s, "pass") == ["declaring nothing: draw (the stock runs out: nothing can be "
                               "declared after this turn)"]

@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .. import actions as act
 from ..cards import (
     RANK_NAMES,
     SUIT_SYMBOLS,
@@ -38,18 +37,24 @@ from ..cards import (
     suit_of,
 )
 from ..errors import BeziqueError
-from ..melds import Log, classify, legal_meld_masks, quick_patterns
 from ..observation import Observation
 from ..position import CUT_GUESSED
 from ..rules import Rules
-from ..state import DECLARE, State
+from ..state import State
 from ..tricks import beats
+from .explain_melds import (
+    CHANCE,
+    Judge,
+    declarable,
+    meld_key,
+    meld_names,
+    partner_hope,
+    table_meld,
+    top_kind,
+)
 from .heuristic import HeuristicPolicy
 from .sampling import SamplingError, WorldSampler
 from .table_worlds import TableSampler
-
-# the chance that a meld missing n cards is still made (the heuristic's defaults)
-_CHANCE = (1.0, 0.5, 0.2)
 
 Prospect = tuple[str, int, int]  # (meld name, points, cards missing)
 # per card: its best prospect, the pattern it is a meld of, the seat's cards in that meld
@@ -93,57 +98,6 @@ def _last_turn(obs: Observation) -> bool:
     return obs.stock + (obs.turnup is not None) <= obs.rules.nplayers
 
 
-class _Judge:
-    """The melds a seat could still legally make from its cards (RULES.md 3.3 or 9.0.5): each
-    pattern is asked of :func:`~bezique.melds.legal_meld_masks` with the seat's real holding
-    and earlier melds, plus copies of the missing cards that could still come (copies never in
-    its melds, which is what a card drawn later is)."""
-
-    def __init__(self, world: State, seat: int, avail: list[int], room: int) -> None:
-        self.world, self.seat, self.avail = world, seat, avail
-        self.room = min(room, len(_CHANCE) - 1)  # the cards the seat may still draw and meld
-        self.rules = world.rules
-        self.patterns = quick_patterns(world.rules, world.trump)
-        self.log: Log = world.meld_log[seat]
-        self.restored = world.restored_melds(seat)
-
-    def best(self, kinds: set[int] | None = None, contain: int = 0
-             ) -> list[tuple[int, int, int]]:
-        """Per pattern (of ``kinds``, all if None) the legal meld missing the fewest cards,
-        containing the physical cards ``contain``: (kind, the seat's physical cards in it,
-        cards missing); none missing too many (see :data:`_CHANCE`)."""
-        rules, world, seat = self.rules, self.world, self.seat
-        hand, shown = world.hand_masks[seat], world.shown_masks[seat]
-        taken = hand | shown
-        for _, m in self.log:
-            taken |= m
-        out = []
-        for q in self.patterns:
-            pat = q[0]
-            if kinds is not None and pat.kind not in kinds:
-                continue
-            needs = ([(make_card(pat.rank, s), 1 if pat.distinct else pat.n) for s in range(4)]
-                     if pat.n else list(pat.counts))
-            fresh = 0
-            for c, n in needs:
-                n = min(n, self.avail[c])
-                for k in range(rules.copies):
-                    if n and not taken >> (32 * k + c) & 1:
-                        fresh |= 1 << (32 * k + c)
-                        n -= 1
-            found: tuple[int, int] | None = None
-            for m in legal_meld_masks(rules, (q,), hand | fresh, shown, world.used_masks[seat],
-                                      self.log, hand, self.restored):
-                miss = (m & fresh).bit_count()
-                if (m & contain == contain and miss <= self.room
-                        and (found is None or miss < found[1])
-                        and classify(rules, self.patterns, m) == pat.kind):
-                    found = (m & ~fresh, miss)
-            if found is not None:
-                out.append((pat.kind, *found))
-        return out
-
-
 def _prospects(obs: Observation, world: State | None) -> Prospects:
     """:func:`prospects`, each with the pattern it is a meld of and the seat's cards in that
     meld, each copy it takes (three 10♣ of four trump tens)."""
@@ -151,7 +105,7 @@ def _prospects(obs: Observation, world: State | None) -> Prospects:
         return {}
     rules = obs.rules
     best: Prospects = {}
-    judge = _Judge(world, obs.seat, _available(obs), _room(obs))
+    judge = Judge(world, obs.seat, _available(obs), _room(obs))
     for i, (kind, real, missing) in enumerate(judge.best()):
         k = rules.melds[kind]
         if k.shape in ("four", "eight") and real.bit_count() < 2:
@@ -159,7 +113,7 @@ def _prospects(obs: Observation, world: State | None) -> Prospects:
         cards = tuple(sorted(p & 31 for p in bits(real)))
         for c in set(cards):
             old = best.get(c)
-            if old is None or k.points * _CHANCE[missing] > old[0][1] * _CHANCE[old[0][2]]:
+            if old is None or k.points * CHANCE[missing] > old[0][1] * CHANCE[old[0][2]]:
                 best[c] = ((k.name, k.points, missing), i, cards)
     return best
 
@@ -229,14 +183,6 @@ def _after(world: State | None, action: str) -> State | None:
     return after
 
 
-def _declarable(state: State | None, seat: int) -> list[tuple[int, int]]:
-    """The melds ``seat`` may declare now in ``state`` (kind, physical cards), most first."""
-    if state is None or state.phase_id != DECLARE or state.current_player() != seat:
-        return []
-    found = [(state.classify(a >> 9), a >> 9) for a in state.legal_actions() if act.is_meld(a)]
-    return sorted(found, key=lambda km: -state.rules.melds[km[0]].points)
-
-
 def _takers(obs: Observation, card: int) -> str:
     """Which cards could take ``card`` led, among those the other hands may hold as the seat
     counts them: the cards it has not seen and those it knows they hold (RULES.md 2.2)."""
@@ -266,11 +212,9 @@ def _follow_end(obs: Observation, best: int) -> str:
 
 
 def _lead_end(obs: Observation, card: int) -> str:
-    """An end-phase lead: in a deal of two the other hand is known by counting (the cards not
+    """An end-phase lead in a deal of two: the other hand is known by counting (the cards not
     seen and those known of it), so whether it can beat the card is a fact."""
     sym = card_symbol(card)
-    if obs.rules.nplayers > 2:
-        return f"leading {sym}: lead the cards the other hands cannot beat, the richest first"
     theirs = [*obs.opponent_known, *obs.unseen().elements()]
 
     def beaten(c: int) -> bool:  # (holding the suit led, the other hand must follow it)
@@ -302,6 +246,9 @@ def _play(obs: Observation, action: str, card: int) -> list[str]:
             best = i
     ahead = bool(trick) and beats(card, trick[best], obs.trump)
     wins = ahead and last
+    mate, leader = rules.partner(obs.seat), (obs.seat - len(trick)) % rules.nplayers
+    partners = (bool(trick) and not ahead and mate >= 0 and _trick_size(obs) > 2
+                and (leader + best) % rules.nplayers == mate)
     if obs.end_phase:
         if trick:
             out.append("the stock is gone: follow suit, and " + (
@@ -318,10 +265,10 @@ def _play(obs: Observation, action: str, card: int) -> list[str]:
         if wins:
             out.append(f"{sym} wins the trick{gain}")
             if not obs.end_phase:
-                ready = _declarable(_after(world, action), obs.seat)
+                ready = declarable(_after(world, action), obs.seat)
                 if ready:
-                    k = rules.melds[ready[0][0]]
-                    out.append(f"then you may declare the {k.name} ({k.points})")
+                    out.append("then you may declare "
+                               + meld_names(top_kind(ready), rules, obs.trump, either=True))
         elif ahead:
             left = _trick_size(obs) - 1 - len(trick)
             held = (f" (the trick holds {in_trick} in {word}s{note})"
@@ -329,26 +276,23 @@ def _play(obs: Observation, action: str, card: int) -> list[str]:
             out.append(f"{sym} beats {card_symbol(trick[best])}, the best card so far{held}; "
                        f"{left} more card{'s' if left > 1 else ''} to come")
         else:
-            leader = (obs.seat - len(trick)) % rules.nplayers
-            mate = rules.partner(obs.seat)
-            rest = in_trick - pts[rank_of(card)]
             if obs.end_phase:
                 why = _follow_end(obs, trick[best])
-            elif mate >= 0 and _trick_size(obs) > 2 and (leader + best) % rules.nplayers == mate:
+            elif partners:
                 why = f"your partner's {card_symbol(trick[best])} is best so far"
             elif not any(beats(c, trick[best], obs.trump) for c in (*obs.hand,
                                                                      *obs.shown[obs.seat])):
                 why = f"nothing you hold beats {card_symbol(trick[best])}"
             elif not word:
                 why = "the tricks themselves score nothing here (no brisques)"
-            elif not rest:
+            elif not in_trick:
                 why = f"it holds {nothing}"
-            else:
-                why = f"winning it would cost more than its {rest} in {word}s{note}"
+            else:  # (its points with the card's own: those the opponents win)
+                why = f"winning it would cost more than its {in_trick} in {word}s{note}"
             out.append(f"{sym} lets the trick go: {why}")
-    elif obs.end_phase:
+    elif obs.end_phase and two:
         out.append(_lead_end(obs, card))
-    else:
+    else:  # (and a table's last tricks: who could take it)
         worth = pts[rank_of(card)]
         if not word:
             out.append(f"leading {sym}: cards won score nothing here (no brisques)")
@@ -365,28 +309,19 @@ def _play(obs: Observation, action: str, card: int) -> list[str]:
             out.append(f"no meld needs {sym}: it wins cheaply")
         elif ahead:
             out.append(f"no meld needs {sym}: it is cheap to play")
+        elif word and pts[rank_of(card)] and not partners:  # (its points may be lost)
+            out.append(f"no meld needs {sym}")
         else:
             out.append(f"{sym} is safe to lose: no meld needs it")
         out.extend(_keeps(obs, card, pro, _costs(world)))
     return out
 
 
-def _names(kinds: list[int], rules: Rules) -> str:
-    """``the bezique (40) and the double bezique (500)``, each kind once."""
-    words = [f"the {rules.melds[k].name} ({rules.melds[k].points})" for k in dict.fromkeys(kinds)]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _key(rules: Rules, kind: int, mask: int) -> tuple[str, tuple[int, ...]]:
-    """A meld as a player tells it: its name and cards (not which copies)."""
-    return rules.melds[kind].name, tuple(sorted(p & 31 for p in bits(mask)))
-
-
 def _meld(obs: Observation, action: str) -> list[str]:
     rules = obs.rules
     seat = obs.seat
     world = _world(obs)
-    now = _declarable(world, seat)
+    now = declarable(world, seat)
     after = _after(world, action)
     if world is None or after is None or not now:  # pragma: no cover - an impossible view
         return []
@@ -397,8 +332,8 @@ def _meld(obs: Observation, action: str) -> list[str]:
     if k.points >= top.points:
         out = [f"the {name} scores {k.points}, the most you can declare now"]
     else:
-        out = [f"the {name} scores {k.points}; the {top.name} ({top.points}) would score "
-               "more now"]
+        more = meld_names(top_kind(now), rules, obs.trump, either=True)
+        out = [f"the {name} scores {k.points}; {more} would score more now"]
     fixed = after.trump >= 0 > obs.trump  # RULES.md 9.0.2
     if fixed:
         out.append(f"it fixes trumps: {SUIT_SYMBOLS[after.trump]} for the rest of the deal")
@@ -408,47 +343,48 @@ def _meld(obs: Observation, action: str) -> list[str]:
         out.append(f"it lifts you to the rubicon line ({rules.rubicon_at}): a loser below it "
                    f"at the end pays the rubicon bonus ({rules.rubicon_bonus_points}) as well")
     per = rules.melds_per_trick
-    this = _key(rules, kind, mask)
-    still = {_key(rules, kk, m) for kk, m in _declarable(after, seat)}
+    this = meld_key(rules, kind, mask)
+    still = {meld_key(rules, kk, m) for kk, m in declarable(after, seat)}
     last = _last_turn(obs)
     bigger = {i for i, m in enumerate(rules.melds) if m.cls == k.cls and m.points > k.points}
-    grow = [g for g in _Judge(after, seat, _available(obs), 0 if last else _room(obs)
+    grow = [g for g in Judge(after, seat, _available(obs), 0 if last else _room(obs)
                               ).best(bigger, contain=mask)
-            if not last or _key(rules, g[0], g[1]) in still]
+            if not last or meld_key(rules, g[0], g[1]) in still]
     if grow:
         b, real, missing = max(grow, key=lambda g: (rules.melds[g[0]].points, -g[2]))
         when = "after another trick"
-        if _key(rules, b, real) in still:
+        if meld_key(rules, b, real) in still:
             when = "this turn" if last else "this turn or after another trick"
         more = "" if not missing else f" ({missing} card{'s' if missing > 1 else ''} to come)"
         out.append(f"declared first, it can grow: add the other cards for the "
                    f"{rules.melds[b].name} ({rules.melds[b].points}) {when}{more}")
-    later = {_key(rules, after.classify(m), m) for m in after.legal_meld_masks(seat)}
-    renamed = {cards: kk for kk, (_, cards) in ((after.classify(m), _key(rules, 0, m))
+    later = {meld_key(rules, after.classify(m), m) for m in after.legal_meld_masks(seat)}
+    renamed = {cards: kk for kk, (_, cards) in ((after.classify(m), meld_key(rules, 0, m))
                                                  for m in after.legal_meld_masks(seat))}
-    rest: dict[str, list[int]] = {"now": [], "wait": [], "lost": [], "last": []}
+    rest: dict[str, list[tuple[int, int]]] = {"now": [], "wait": [], "lost": [], "last": []}
     for kk, m in now:
-        key = _key(rules, kk, m)
+        key = meld_key(rules, kk, m)
         if key != this and key not in later and key[1] in renamed:  # trumps fixed by this meld
             less = rules.melds[renamed[key[1]]]
             out.append(f"{'with ' + SUIT_SYMBOLS[after.trump] + ' trumps, ' if fixed else ''}"
                        f"{' '.join(card_symbol(c) for c in key[1])} will make only the "
                        f"{less.name} ({less.points})")
         elif key != this:
-            rest["now" if key in still else "lost" if key not in later
-                 else "last" if last else "wait"].append(kk)
+            where = ("now" if key in still else "lost" if key not in later
+                     else "last" if last else "wait")
+            if where != "lost" or kk != kind or not set(key[1]) & set(this[1]):
+                rest[where].append((kk, m))  # (not the meld declared, of other cards)
     many = f"{per} melds per trick won"
-    if rest["now"]:
-        out.append(f"{many}: you may still declare {_names(rest['now'], rules)} this turn")
-    if rest["wait"]:
-        out.append(f"{'one meld per trick won' if per == 1 else many}: "
-                   f"{_names(rest['wait'], rules)} must wait for your next trick")
-    if rest["last"]:
-        out.append(f"this is the last declaring turn: {_names(rest['last'], rules)} will not "
-                   "be declared")
-    if rest["lost"]:
-        out.append(f"after it {_names(rest['lost'], rules)} may no longer be declared from "
-                   "these cards")
+    said = {key: meld_names(melds, rules, after.trump) for key, melds in rest.items() if melds}
+    if "now" in said:
+        out.append(f"{many}: you may still declare {said['now']} this turn")
+    if "wait" in said:
+        out.append(f"{'one meld per trick won' if per == 1 else many}: {said['wait']} must wait "
+                   "for your next trick")
+    if "last" in said:
+        out.append(f"this is the last declaring turn: {said['last']} will not be declared")
+    if "lost" in said:
+        out.append(f"after it {said['lost']} may no longer be declared from these cards")
     return out
 
 
@@ -470,13 +406,16 @@ def _declare(obs: Observation, action: str) -> list[str]:
         turnup = card_symbol(obs.turnup) if obs.turnup is not None else "the turn-up"
         return [f"exchanging {seven} {scores} and brings you {turnup}"]
     if verb == "pass":
-        if any(a.startswith("meld ") for a in obs.legal):
+        melds = any(a.startswith("meld ") for a in obs.legal)
+        if melds or "exchange" in obs.legal or "seven" in obs.legal:
             if _last_turn(obs):
                 return ["declaring nothing: draw (the stock runs out: nothing can be declared "
                         "after this turn)"]
-            return ["declaring nothing now: draw (a meld not declared waits for another trick "
-                    "won)"]
-        return ["nothing to declare now: draw"]
+            what = ("a meld not declared" if melds else
+                    f"the {RANK_NAMES[rules.seven_rank]} of trumps not exchanged or shown")
+            return [f"declaring nothing now: draw ({what} waits for another trick won)"]
+        return ["nothing to declare now: draw" + (
+            " (an offer would let your partner declare instead)" if "offer" in obs.legal else "")]
     if rules.classify(_cards(action), obs.trump) is None:
         return []
     return _meld(obs, action)
@@ -496,12 +435,53 @@ def explain(obs: Observation, action: str) -> list[str]:
 def _other(obs: Observation, verb: str) -> list[str]:
     """The partner's offer (RULES.md 9.5), carte blanche (9.0.4), the guess of the cut (9.2)."""
     if verb == "offer":
-        mine = any(a.startswith(("meld ", "exchange", "seven")) for a in obs.legal)
-        return ["your partner may declare instead of you: one meld for the side this trick"
-                + ("" if mine else ", and you have nothing to declare yourself")]
+        return _offer(obs)
     if verb == "carte":
         return [f"carte blanche scores {obs.rules.carte_points}: your hand holds no king, queen "
                 f"or jack"]
     if verb == "guess":
         return [f"a right guess of the cut scores {CUT_GUESSED}"]
     return []
+
+
+def _offer(obs: Observation) -> list[str]:
+    """The partner's turn to declare (RULES.md 9.5), with what this seat has seen of the
+    partner's cards: the meld they make on the table (with the seat's own shown cards), else
+    the meld they make with cards the partner may hold; and the seat's own meld it puts off."""
+    rules, seat = obs.rules, obs.seat
+    mate = rules.partner(seat)
+    world = _world(obs)
+    mine = any(a.startswith(("meld ", "exchange", "seven")) for a in obs.legal)
+    out = ["your partner may declare instead of you: one meld for the side this trick"
+           + ("" if mine else ", and you have nothing to declare yourself")]
+    own = declarable(world, seat)
+    yours = meld_names(top_kind(own), rules, obs.trump, either=True) if own else ""
+    waits = bool(own)  # (the seat's own meld waits, unless the partner's is the same or more)
+    table = table_meld(world, seat) if world is not None and obs.shown[mate] else None
+    if world is not None and table is not None:
+        kind, m = table
+        either = meld_key(rules, *table) in {meld_key(rules, *km) for km in top_kind(own)}
+        more = bool(own) and rules.melds[kind].points > rules.melds[own[0][0]].points
+        waits = waits and not (either or more)
+        also = (f" and your {_symbols(m & world.shown_masks[seat])}"
+                if m & world.shown_masks[seat] else "")
+        out.append(f"on the table your partner's {_symbols(m & world.shown_masks[mate])}{also} "
+                   f"make {meld_names([table], rules, obs.trump)} for "
+                   + ("either of you to declare" if either else "them to declare")
+                   + (f", more than {yours} you may declare yourself" if more else ""))
+    elif world is not None and (hope := partner_hope(obs, world, mate)) is not None:
+        kind, real, missing = hope
+        what = meld_names([(kind, real)], rules, obs.trump)
+        out.append(f"on the table your partner's {_symbols(real)} "
+                   f"make{'' if real & real - 1 else 's'} {what} with {missing} "
+                   f"card{'s' if missing > 1 else ''} from their hand")
+    if waits:
+        out.append(f"you may declare {yours} yourself: after the offer it "
+                   + ("will not be declared (this is the last declaring turn)" if _last_turn(obs)
+                      else "waits for another trick won"))
+    return out
+
+
+def _symbols(mask: int) -> str:
+    """The cards of a physical mask as a player reads them: ``K♠ Q♠``."""
+    return " ".join(card_symbol(c) for c in sorted(p & 31 for p in bits(mask)))
