@@ -92,6 +92,10 @@ def test_a_demo_that_stops_early_leaves_the_old_file_whole(tmp_path: Path) -> No
         run("demo", "--seed", "1", "--save", str(path))
     assert path.read_text(encoding="utf-8") == '{"old": true}\n'
     assert [p.name for p in tmp_path.iterdir()] == ["kept.json"]
+    new = tmp_path / "new.json"  # before: a new file was left empty, "not a record"
+    with mock.patch("bezique.cli.demo.step_lines", side_effect=BrokenPipeError):
+        run("demo", "--seed", "1", "--save", str(new))
+    assert not new.exists()
 
 
 def test_demo_whole_game_to_a_target(tmp_path: Path) -> None:

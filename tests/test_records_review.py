@@ -197,6 +197,9 @@ def test_a_game_saved_in_its_middle_replays_to_where_it_stopped(tmp_path: Path) 
     assert out["game"]["winner"] is None
     r = run("replay", str(path))
     assert r.exit_code == 0 and "(the record stops here, after trick" in r.stdout
+    data["deals"][-1]["actions"] = []  # saved before its first trick: not "after trick 0"
+    r = run("replay", str(write(tmp_path, data)))
+    assert r.exit_code == 0 and "(the record stops here, before the first trick)" in r.stdout
 
 
 def test_legal_lists_hold_each_action_of_a_table_record(tmp_path: Path) -> None:

@@ -38,9 +38,12 @@ def demo(variant: str, seed: str | None, deals: str, options: tuple[str, ...],
     seed_n = whole(seed, "--seed", minimum=None) if seed is not None else None
     deals_n = whole(deals, "--deals", minimum=0)
     if save:  # a bad path fails now, before the game is played (and an older file is kept)
+        existed = os.path.exists(save)
         try:
             with open(save, "a", encoding="utf-8"):
                 pass
+            if not existed:  # a demo cut short (a closed pipe, Ctrl-C) leaves no empty file
+                os.unlink(save)
         except OSError as e:
             fail(f"cannot write {save}: {e.strerror or e}")
     rng = random.Random(seed_n)

@@ -87,7 +87,9 @@ def replay_cmd(file: str, as_json: bool, legal: bool) -> None:
         for line in narrate(start, list(d.actions), names):
             click.echo(line)
         if not results[i].state.is_terminal():
-            click.echo(f"(the record stops here, after trick {results[i].state.tricks_played})")
+            done = results[i].state.tricks_played
+            click.echo(f"(the record stops here, after trick {done})" if done else
+                       "(the record stops here, before the first trick)")
     click.echo(game_line(record, results, names))
 
 
