@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from bezique.cards import SUIT_SYMBOLS, card_symbol
 from bezique.cli import main
@@ -24,7 +25,7 @@ from bezique.tui.game import GameScreen
 from bezique.tui.modals import RulesScreen, SummaryScreen
 from bezique.tui.session import PlayConfig, Session, save_path
 from bezique.tui.start import StartScreen
-from bezique.tui.widgets import CardSlot, HandView, card_row
+from bezique.tui.widgets import KEY_LABELS, CardSlot, HandView, card_row
 
 
 @pytest.fixture(autouse=True)
@@ -77,12 +78,19 @@ async def play_first_legal(pilot: Pilot[Any], app: BeziqueApp, moves: int) -> Ga
 
 
 async def press_for(pilot: Pilot[Any], gs: GameScreen, action: str) -> None:
-    """Choose ``action`` with the keys a person would press: a number (or arrows), then Enter."""
-    items = gs.option_actions if gs._mode == "declare" else gs.hand_actions
+    """Choose ``action`` with the keys a person would press: a number (or arrows), then Enter;
+    only Enter when it is chosen already, as a person sees (most moves of a whole deal take the
+    card or the declaration chosen already, and each key press waits for the screen to be
+    still: the number keys are checked on their own in
+    :func:`test_whole_deal_by_key_presses_shows_hand_trump_and_scores`)."""
+    declaring = gs._mode == "declare"
+    items = gs.option_actions if declaring else gs.hand_actions
     i = items.index(action)
-    if i < 10:
+    chosen = gs.query_one("#choices", OptionList).highlighted if declaring \
+        else gs.query_one("#hand", HandView).selected
+    if i != chosen and i < 10:
         await pilot.press(str((i + 1) % 10))
-    else:
+    elif i != chosen:
         hand = gs.query_one("#hand", HandView)
         for _ in range((i - hand.selected) % len(items)):
             await pilot.press("right")
@@ -107,10 +115,21 @@ async def test_whole_deal_by_key_presses_shows_hand_trump_and_scores() -> None:
             assert card_symbol(c).rjust(3) in text
         assert f"Trumps {SUIT_SYMBOLS[obs.trump]}" in text
         assert "Deal" in text and "Game" in text and "Computer" in text
+        hand = gs.query_one("#hand", HandView)
+        for i in [*range(1, len(gs.hand_actions)), 0]:  # each card's number key chooses it
+            await pilot.press(KEY_LABELS[i])
+            assert hand.selected == i
         presses = 0
+        numbered = False  # a declaration chosen by its number key
         while not s.deal_over():
             obs = s.observation()
             assert obs.my_turn
+            if gs._mode == "declare" and len(gs.option_actions) > 1 and not numbered:
+                choices = gs.query_one("#choices", OptionList)
+                for i in (1, 0):
+                    await pilot.press(KEY_LABELS[i])
+                    assert choices.highlighted == i
+                numbered = True
             before = len(s.state.history())
             await press_for(pilot, gs, first_legal(gs, obs))
             presses += 1
@@ -120,7 +139,7 @@ async def test_whole_deal_by_key_presses_shows_hand_trump_and_scores() -> None:
                 text = screen_text(app)
                 you = f"You {s.state.scores[0]} {s.state.game_scores[0]}"
                 assert you in " ".join(text.replace("▶", " ").split())
-        assert presses >= 24
+        assert presses >= 24 and numbered
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
         text = screen_text(app)

@@ -1,11 +1,12 @@
 """``bezique play`` as a demanding player finds it: the command line's refusals (one line, status
 2, never a traceback), the game-over screen of a long game in 80×24, "play again" keeping the
 player's name, the computer's panel with many shown cards, the title line at 80 columns, a hint
-for a declaration naming the meld, and a game whose end was taken back.
+for a declaration naming the meld, a game whose end was taken back, and the save's record.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from test_tui import game_screen, screen_text, settle
-from test_tui_ux import data_dir, play_out  # noqa: F401 (data_dir: every test saves apart)
+from test_tui_ux import data_dir, play_out, step  # noqa: F401 (data_dir: every test saves apart)
 
 from bezique.cli import main
 from bezique.tui.app import BeziqueApp
@@ -180,3 +181,23 @@ def test_an_end_taken_back_leaves_no_finished_copy_for_the_statistics() -> None:
     assert out.exit_code == 0
     resumed: Any = Session.resume(save_path())
     assert not resumed.game_over()
+
+
+def test_the_save_holds_the_whole_record_though_finished_deals_are_written_once() -> None:
+    """The save after each move writes each finished deal out once, not afresh: the file is
+    still the whole record as ``json.dumps(record, indent=1)`` gives it, after moves, new
+    deals and an undo."""
+    s = Session.new(PlayConfig(level=1, seed=1, variant="bezique3"), save_path())
+    rng = random.Random(4)
+    undone = False
+    while s.deal_number() < 4:
+        step(s, rng)
+        if s.deal_over() or rng.random() < 0.03:
+            assert save_path().read_text() == json.dumps(s.record(), indent=1)
+        if s.deal_number() == 3 and not undone and s.human_to_act() and s.state.history() \
+                and any(p == 0 for p, _ in s.state.history()):
+            s.undo()
+            undone = True
+            assert save_path().read_text() == json.dumps(s.record(), indent=1)
+    assert undone and save_path().read_text() == json.dumps(s.record(), indent=1)
+    assert len(json.loads(save_path().read_text())["deals"]) == 4

@@ -30,7 +30,7 @@ Screen { layout: vertical; }
 #right { width: 33%; min-width: 28; max-width: 44; }
 #opp { height: 5; border: round $secondary; padding: 0 1; }
 #center { height: 1fr; border: round $secondary; padding: 0 1; }
-#table { height: auto; }
+#table { height: 1fr; }  /* not its lines' height: a new trick or prompt needs no new layout */
 #choices { height: 1fr; border: none; padding: 0; }
 #mine { height: 7; border: round $accent; padding: 0 0 0 1; }
 #mymelds { height: 1; }

@@ -9,6 +9,7 @@ import random
 import time
 from typing import ClassVar
 
+from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from ..agents.explain import explain
@@ -40,7 +41,7 @@ from .table import (
     token_text,
 )
 from .table_seats import declare_title_n, opponents_panel, score_panel_n, table_text_n
-from .widgets import KEY_LABELS, KEY_NAMES, HandView
+from .widgets import KEY_LABELS, KEY_NAMES, HandView, KeysFooter
 
 
 class ChoiceList(OptionList):
@@ -87,6 +88,7 @@ class GameScreen(Screen[None]):
         self._mode = ""
         self._legal: tuple[str, ...] = ()
         self._summary_open = False
+        self._shown: dict[str, Text | Group] = {}  # what each panel shows (see _show)
         self.seats = session.seats
         self._opp_lines = 3  # the lines of the computer's panel (two-handed)
         # lines of the log panel only (a hint's reasons), each after so many session log lines
@@ -100,11 +102,6 @@ class GameScreen(Screen[None]):
         if action in ("carte", "offer"):
             return action in self._legal
         return True
-
-    def _set_mode(self, mode: str) -> None:
-        if mode != self._mode:
-            self._mode = mode
-            self.refresh_bindings()
 
     # ------------------------------------------------------------------ layout
 
@@ -124,7 +121,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="score")
                 yield RichLog(id="log", wrap=True, min_width=10, markup=False)
         yield Static(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         """Draw and let the computer start if it leads."""
@@ -183,9 +180,12 @@ class GameScreen(Screen[None]):
 
     def _flush_log(self) -> None:
         log = self.query_one("#log", RichLog)
-        for line in self.session.log[self._logged :]:
+        lines = self.session.log[self._logged :]
+        for line in lines:
             log.write(line)
         self._logged = len(self.session.log)
+        if lines:  # at once: the summary of a deal, opened next, shows the log's end beside it
+            log.scroll_end(animate=False, immediate=True)
 
     def status(self, message: str, error: bool = False) -> None:
         """One line under the table: a refusal (in red) or a hint."""
@@ -193,7 +193,15 @@ class GameScreen(Screen[None]):
         if not self.colour:
             style = "bold"
         prefix = "✗ " if error else ""
-        self.query_one("#status", Static).update(Text(prefix + message, style))
+        self._show(self.query_one("#status", Static), Text(prefix + message, style))
+
+    def _show(self, panel: Static, content: Text | Group) -> None:
+        """Put new content in a panel of fixed height (a line of text that it shows already is
+        not redrawn, and no panel's height follows its content: no new layout of the screen)."""
+        if isinstance(content, Text) and self._shown.get(panel.id or "") == content:
+            return
+        self._shown[panel.id or ""] = content
+        panel.update(content, layout=False)
 
     # ------------------------------------------------------------------ drawing
 
@@ -202,18 +210,17 @@ class GameScreen(Screen[None]):
         s = self.session
         obs = s.observation()
         top = self.query_one("#top", Static)
-        top.update(title_bar(s, self._width(top)))
+        self._show(top, title_bar(s, self._width(top)))
         opp = self.query_one("#opp", Static)
         self._legal = obs.legal
-        self.refresh_bindings()
         if self.seats > 2:
-            opp.update(opponents_panel(obs, s.deal_over(), self.colour, self._width(opp),
-                                       s.state.duel_seats()))
-            self.query_one("#score", Static).update(
-                score_panel_n(obs, s.state.is_terminal(), self.colour))
+            self._show(opp, opponents_panel(obs, s.deal_over(), self.colour, self._width(opp),
+                                            s.state.duel_seats()))
+            self._show(self.query_one("#score", Static),
+                       score_panel_n(obs, s.state.is_terminal(), self.colour))
         else:
             panel = opponent_panel(obs, s.deal_over(), self.colour, self._width(opp))
-            opp.update(panel)
+            self._show(opp, panel)
             # many shown cards (Six-pack, Eight-pack) take two lines: the panel grows, so that
             # its melds line is not cut off
             width = self._width(opp)
@@ -221,15 +228,16 @@ class GameScreen(Screen[None]):
             if self._opp_lines != max(3, lines):
                 self._opp_lines = max(3, lines)
                 opp.styles.height = 2 + self._opp_lines
-            self.query_one("#score", Static).update(
-                score_panel(obs, s.state.is_terminal(), self.colour))
+            self._show(self.query_one("#score", Static),
+                       score_panel(obs, s.state.is_terminal(), self.colour))
         self._draw_mine(obs)
         self._draw_center(obs)
+        self.refresh_bindings()  # (once the mode is set: the footer is redrawn if a key changed)
         self._flush_log()
 
     def _draw_mine(self, obs: Observation) -> None:
         mine = self.query_one("#mymelds", Static)
-        mine.update(melds_text(obs, 0, self._width(mine)))
+        self._show(mine, melds_text(obs, 0, self._width(mine)))
         slots, self.hand_actions = hand_slots(obs)
         declaring = obs.my_turn and obs.phase in ("declare", "guess")
         self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
@@ -265,20 +273,21 @@ class GameScreen(Screen[None]):
                 center.border_title = f"Guess the dealer's cut (right: +{CUT_GUESSED})"
             self._fill_choices(obs)
             if self._mode != "declare":
+                self._mode = "declare"  # (first: the focus asks the footer for its keys at once)
                 choices.focus()
-            self._set_mode("declare")
             return
         table.display = True
         choices.display = False
-        self._set_mode("play")
+        self._mode = "play"
         self.query_one("#hand", HandView).focus()
         center.border_title = f"Table · trick {obs.tricks_played + 1}" if not s.deal_over() \
             else "Table"
         if self.seats > 2:
-            table.update(table_text_n(obs, prompt(obs, s.deal_over(), len(self.hand_actions)),
-                                      self.colour))
+            self._show(table, table_text_n(obs, prompt(obs, s.deal_over(),
+                                                       len(self.hand_actions)), self.colour))
         else:
-            table.update(table_text(obs, s.deal_over(), len(self.hand_actions), self.colour))
+            self._show(table, table_text(obs, s.deal_over(), len(self.hand_actions),
+                                         self.colour))
 
     def _fill_choices(self, obs: Observation) -> None:
         entries = choice_entries(obs, self.session.state)

@@ -33,7 +33,7 @@ from ..agents.levels import DEFAULT_LEVEL, LEVEL_NAMES, computer_name, level_spe
 from ..errors import BeziqueError, IllegalActionError, RecordError
 from ..game import Game
 from ..observation import Observation, observe
-from ..record import parse_record, record_players, states_from_record
+from ..record import deal_record, game_record, parse_record, record_players, states_from_record
 from ..rules import Rules
 from ..state import State
 from ..worlds import resample_from_infostate
@@ -51,6 +51,8 @@ from .words import (
 __all__ = ["LEVEL_NAMES", "NAMES", "DealSummary", "PlayConfig", "Session", "deal_summary",
            "describe", "score_lines"]
 SAVE_NAME = "game.json"
+# where the finished deals go in the save file's text (no name or card has a NUL)
+_FINISHED_DEALS = "\0finished deals\0"
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # a game's id, a plain file name
 
 
@@ -252,6 +254,8 @@ class Session:
         # the file as this session last wrote (or read) it: a change is another terminal's
         self._stamp: tuple[int, int, int] | None = None
         self.unsaved = ""  # why the last save failed ("cannot be saved in ..."; "" if it did not)
+        # the finished deals as the save file has them (see record_text)
+        self._deal_texts: list[tuple[State, list[tuple[int, int]], str]] = []
 
     def strength(self) -> str:
         """Who the computer is: ``level 3 club`` or the chosen agent's spec."""
@@ -328,7 +332,9 @@ class Session:
 
     def record(self) -> dict[str, Any]:
         """The game as a record (RULES.md 8) with the ``play`` entry for resuming."""
-        rec = self.game.to_record()
+        return self._with_play(self.game.to_record())
+
+    def _with_play(self, rec: dict[str, Any]) -> dict[str, Any]:
         rec["play"] = {"level": self.level, "agent": self.agent_spec, "seed": self.game.seed,
                        "agent_seed": self.agent_seed, "human": self.HUMAN, "id": self.game_id}
         if self.opponent:
@@ -337,6 +343,29 @@ class Session:
         rec["players"] = [self.name] + [them if self.seats == 2 else f"{self.names[i]}: {them}"
                                         for i in range(1, self.seats)]
         return rec
+
+    def record_text(self) -> str:
+        """The record as the save file holds it, ``json.dumps(self.record(), indent=1)``; each
+        finished deal is written out once (the save after every move wrote the whole game
+        afresh, and took longer with every deal of a long game)."""
+        done = self.game.deals
+        del self._deal_texts[len(done):]
+        for i, state in enumerate(done):
+            history = state.history()
+            if i < len(self._deal_texts) and self._deal_texts[i][0] is state \
+                    and self._deal_texts[i][1] == history:
+                continue
+            # the deal as it stands in the list of deals: two spaces in from the left
+            entry = (state, history,
+                     json.dumps(deal_record(state), indent=1).replace("\n", "\n  "))
+            self._deal_texts[i:i + 1] = [entry]
+        if not done:
+            return json.dumps(self.record(), indent=1)
+        rec = self._with_play(game_record(self.rules, [self.state]))
+        rec["deals"].insert(0, _FINISHED_DEALS)
+        return json.dumps(rec, indent=1).replace(
+            json.dumps(_FINISHED_DEALS), ",\n  ".join(text for _, _, text in self._deal_texts),
+            1)
 
     def save(self) -> None:
         """Write the record (atomically: a crash never leaves half a file), and a finished game's
@@ -347,7 +376,7 @@ class Session:
         try:
             self._follow_file()
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(self.record(), indent=1)
+            text = self.record_text()
             _write(self.path, text)
             self._stamp = _stamp(self.path)
             done = history_dir() / f"{self.game_id}.json"

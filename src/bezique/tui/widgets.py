@@ -1,19 +1,25 @@
-"""Cards drawn as text: small boxes for the hand and the table, chips for shown cards.
+"""Cards drawn as text: small boxes for the hand and the table, chips for shown cards; and the
+game screen's own widgets (the hand, a footer of keys redrawn only when its keys change).
 
-Everything here returns Rich :class:`~rich.text.Text`; colour is optional (``colour=False``
-gives plain text with only bold and reverse, for ``NO_COLOR``).
+The drawing functions return Rich :class:`~rich.text.Text`; colour is optional
+(``colour=False`` gives plain text with only bold and reverse, for ``NO_COLOR``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import Footer
 
 from ..cards import DIAMONDS, HEARTS, card_symbol, suit_of
 
@@ -214,7 +220,10 @@ class HandView(Widget):
         self._spans: list[tuple[int, int]] = []
 
     def set_cards(self, slots: list[CardSlot], colour: bool, active: bool = True) -> None:
-        """Show these cards (keeping the selection in range); ``active`` shows the selection."""
+        """Show these cards (keeping the selection in range); ``active`` shows the selection.
+        The same cards are not drawn again."""
+        if (slots, colour, active) == (self.slots, self.colour, self.active):
+            return
         self.slots = slots
         self.colour = colour
         self.active = active
@@ -245,3 +254,36 @@ class HandView(Widget):
     def watch_selected(self) -> None:
         """Redraw on a new selection."""
         self.refresh()
+
+
+class KeysFooter(Footer):
+    """The footer of keys, rebuilt only when the keys it shows change.
+
+    Textual's footer rebuilds all its keys whenever a screen's bindings may have changed (each
+    focus change asks twice, and the game screen asks after every move), which cost more than
+    the rest of a move's drawing; the keys it would show are compared first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown_keys: tuple[tuple[Binding, bool, str], ...] | None = None  # shown or on the way
+
+    def _current_keys(self) -> tuple[tuple[Binding, bool, str], ...]:
+        return tuple((binding, enabled, tooltip)
+                     for _, binding, enabled, tooltip in self.screen.active_bindings.values()
+                     if binding.show)
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        """Rebuild (as the footer does) unless the keys are those shown or about to be."""
+        if (self._bindings_ready and screen.app.app_focus and self.is_attached
+                and screen is self.screen):
+            keys = self._current_keys()
+            if keys == self._shown_keys:
+                return
+            self._shown_keys = keys
+        super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        """The keys, as the footer shows them."""
+        if self._bindings_ready:
+            self._shown_keys = self._current_keys()
+        yield from super().compose()
