@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from textual.pilot import Pilot
-from textual.widgets import OptionList
 
 from bezique.cards import SUIT_SYMBOLS, card_symbol
 from bezique.cli import main
@@ -25,6 +24,7 @@ from bezique.tui.game import GameScreen
 from bezique.tui.modals import RulesScreen, SummaryScreen
 from bezique.tui.session import PlayConfig, Session, save_path
 from bezique.tui.start import StartScreen
+from bezique.tui.choices import ChoiceList
 from bezique.tui.widgets import KEY_LABELS, CardSlot, HandView, card_row
 
 
@@ -86,7 +86,7 @@ async def press_for(pilot: Pilot[Any], gs: GameScreen, action: str) -> None:
     declaring = gs._mode == "declare"
     items = gs.option_actions if declaring else gs.hand_actions
     i = items.index(action)
-    chosen = gs.query_one("#choices", OptionList).highlighted if declaring \
+    chosen = gs.query_one("#choices", ChoiceList).highlighted if declaring \
         else gs.query_one("#hand", HandView).selected
     if i != chosen and i < 10:
         await pilot.press(str((i + 1) % 10))
@@ -125,7 +125,7 @@ async def test_whole_deal_by_key_presses_shows_hand_trump_and_scores() -> None:
             obs = s.observation()
             assert obs.my_turn
             if gs._mode == "declare" and len(gs.option_actions) > 1 and not numbered:
-                choices = gs.query_one("#choices", OptionList)
+                choices = gs.query_one("#choices", ChoiceList)
                 for i in (1, 0):
                     await pilot.press(KEY_LABELS[i])
                     assert choices.highlighted == i

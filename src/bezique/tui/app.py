@@ -31,8 +31,10 @@ Screen { layout: vertical; }
 #opp { height: 5; border: round $secondary; padding: 0 1; }
 #center { height: 1fr; border: round $secondary; padding: 0 1; }
 #table { height: 1fr; }  /* not its lines' height: a new trick or prompt needs no new layout */
-#choices { height: 1fr; border: none; padding: 0; }
+#choices { height: 1fr; }
 #mine { height: 7; border: round $accent; padding: 0 0 0 1; }
+#mine.compact { height: 4; }  /* its rows lent to a long list of declarations */
+#mine.compact #hand { height: 1; }
 #mymelds { height: 1; }
 #hand { height: 4; }
 #score { height: 9; border: round $secondary; padding: 0 1; }

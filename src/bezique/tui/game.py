@@ -17,8 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.widgets import RichLog, Static
 
 from ..agents.explain import explain
 from ..cards import card_symbol, make_card
@@ -41,15 +40,12 @@ from .table import (
     token_text,
 )
 from .table_seats import declare_title_n, opponents_panel, score_panel_n, table_text_n
+from .choices import ChoiceList
 from .widgets import KEY_LABELS, KEY_NAMES, HandView, KeysFooter
 
-
-class ChoiceList(OptionList):
-    """The declarations on offer after a trick won (Enter or a click takes one)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select", "Choose", key_display="⏎"),
-    ]
+# the rows of the hand's panel, and when lent to the declarations ("#mine" in the stylesheet of
+# bezique.tui.app)
+FULL_MINE, COMPACT_MINE = 7, 4
 
 
 class GameScreen(Screen[None]):
@@ -261,7 +257,7 @@ class GameScreen(Screen[None]):
     def _draw_center(self, obs: Observation) -> None:
         s = self.session
         table = self.query_one("#table", Static)
-        choices = self.query_one("#choices", OptionList)
+        choices = self.query_one("#choices", ChoiceList)
         center = self.query_one("#center")
         declaring = obs.my_turn and obs.phase in ("declare", "guess")
         if declaring:
@@ -272,12 +268,14 @@ class GameScreen(Screen[None]):
             if obs.phase == "guess":
                 center.border_title = f"Guess the dealer's cut (right: +{CUT_GUESSED})"
             self._fill_choices(obs)
+            self._fit_choices()
             if self._mode != "declare":
                 self._mode = "declare"  # (first: the focus asks the footer for its keys at once)
                 choices.focus()
             return
         table.display = True
         choices.display = False
+        self._set_compact(False)
         self._mode = "play"
         self.query_one("#hand", HandView).focus()
         center.border_title = f"Table · trick {obs.tricks_played + 1}" if not s.deal_over() \
@@ -295,11 +293,29 @@ class GameScreen(Screen[None]):
         if actions == self.option_actions:
             return
         self.option_actions = actions
-        choices = self.query_one("#choices", OptionList)
-        choices.clear_options()
-        choices.add_options([Option(f"{KEY_LABELS[i] if i < len(KEY_LABELS) else ' '} {label}")
-                             for i, (_, label, _) in enumerate(entries)])
-        choices.highlighted = 0
+        short = choice_entries(obs, self.session.state, short=True)
+        self.query_one("#choices", ChoiceList).set_choices(
+            [(label, brief) for (_, label, _), (_, brief, _) in zip(entries, short, strict=True)])
+
+    def _fit_choices(self) -> None:
+        """Fit the declarations on offer in the centre panel: in one column, else in two (full
+        labels), else with the rows of the hand's panel (its cards on one line), else in two
+        columns of short labels ("4A" for "four aces"), with those rows if they need them."""
+        center, mine = self.query_one("#center"), self.query_one("#mine")
+        if not center.content_size.height or not mine.size.height:
+            return  # (before the first layout: on_resize comes back here)
+        # the centre's rows with the hand's panel at its full height, and with it lent
+        rows = center.content_size.height - (FULL_MINE - mine.outer_size.height)
+        more = rows + FULL_MINE - COMPACT_MINE
+        width = center.content_size.width
+        ch = self.query_one("#choices", ChoiceList)
+        ch.tight = ch.rows_needed(width, more) > more
+        self._set_compact(ch.rows_needed(width, rows, ch.tight) > rows)
+
+    def _set_compact(self, compact: bool) -> None:
+        mine = self.query_one("#mine")
+        if mine.has_class("compact") != compact:
+            mine.set_class(compact, "compact")
 
     # ------------------------------------------------------------------ the flow
 
@@ -333,7 +349,9 @@ class GameScreen(Screen[None]):
                 text = random.choice(obs.legal)
                 self.app.call_from_thread(self.status, f"the computer's player failed ({e}); "
                                           "it played at random", True)
-            left = delay - (time.monotonic() - start)  # a short pause, so moves can be seen
+            # a short pause, so moves can be seen; none before a draw, which shows nothing
+            # new (the last trick and any meld stay in sight through the lead's pause after it)
+            left = (0 if text == "pass" else delay) - (time.monotonic() - start)
             if left > 0:
                 time.sleep(left)
             self.app.call_from_thread(self._computer_done, gen, text)
@@ -406,7 +424,7 @@ class GameScreen(Screen[None]):
     def action_number(self, i: int) -> None:
         """Select card (or option) ``i`` from 0, the one under key ``KEY_LABELS[i]``."""
         if self._mode == "declare":
-            ch = self.query_one("#choices", OptionList)
+            ch = self.query_one("#choices", ChoiceList)
             if i < len(self.option_actions):
                 ch.highlighted = i
             return
@@ -417,7 +435,7 @@ class GameScreen(Screen[None]):
     def action_confirm(self) -> None:
         """Play the selected card, or take the highlighted option."""
         if self._mode == "declare":
-            ch = self.query_one("#choices", OptionList)
+            ch = self.query_one("#choices", ChoiceList)
             if ch.highlighted is not None and ch.highlighted < len(self.option_actions):
                 self.human(self.option_actions[ch.highlighted])
             return
@@ -444,10 +462,10 @@ class GameScreen(Screen[None]):
         else:
             self.status("you cannot offer the declaration to your partner now", True)
 
-    @on(OptionList.OptionSelected, "#choices")
-    def _option(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.option_actions):
-            self.human(self.option_actions[event.option_index])
+    @on(ChoiceList.Chosen)
+    def _option(self, event: ChoiceList.Chosen) -> None:
+        if event.index < len(self.option_actions):
+            self.human(self.option_actions[event.index])
 
     @on(HandView.Chosen)
     def _card_clicked(self, event: HandView.Chosen) -> None:
@@ -510,7 +528,7 @@ class GameScreen(Screen[None]):
                                                                 for t in words[1:]))
             self.status(f"Hint: {label}")
             if text in self.option_actions:
-                self.query_one("#choices", OptionList).highlighted = \
+                self.query_one("#choices", ChoiceList).highlighted = \
                     self.option_actions.index(text)
 
     def action_undo(self) -> None:

@@ -81,6 +81,22 @@ def _winner_text(s: Session, names: list[str]) -> str:
         f"The computer wins the game, {b} to {a}."
 
 
+def melds_cell(melds: tuple[tuple[str, int], ...]) -> str:
+    """A seat's melds of a deal, the same meld made again counted ("four queens 60 ×8"): a
+    multi-pack deal's two dozen melds filled the screen and pushed the result out of sight.
+
+    >>> melds_cell((("four kings", 80), ("bezique", 40), ("four kings", 80)))
+    'four kings 80 ×2, bezique 40'
+    >>> melds_cell(())
+    '-'
+    """
+    counts: dict[tuple[str, int], int] = {}
+    for meld in melds:
+        counts[meld] = counts.get(meld, 0) + 1
+    return ", ".join(f"{n} {p}" + (f" ×{k}" if k > 1 else "")
+                     for (n, p), k in counts.items()) or "-"
+
+
 def summary_table(s: Session, st: State) -> Table:
     """Each seat's melds, sevens, last trick and brisques of the deal, its points and game."""
     table = Table(box=None, padding=(0, 1), expand=True)
@@ -92,7 +108,7 @@ def summary_table(s: Session, st: State) -> Table:
     brisques = "Card points" if s.rules.variant == "binocle" else "Brisques"
 
     def melds(d: Any) -> str:
-        return ", ".join(f"{n} {p}" for n, p in d.melds) or "-"
+        return melds_cell(d.melds)
 
     table.add_row("Melds", *(melds(d) for d in rows))
     if s.rules.cut_bonus:

@@ -58,10 +58,11 @@ def title_bar(session: Session, width: int | None = None) -> Text:
     return line
 
 
-_SHORT_WORDS = {"four": "4", "eight": "8", "aces": "A", "kings": "K", "queens": "Q",
-                "jacks": "J", "common": "", "marriage": "marr.", "royal": "royal",
-                "bezique": "bez.", "binocle": "bin.", "double": "dbl", "triple": "tpl",
-                "quadruple": "4×", "sequence": "seq.", "plain": "plain", "grand": "grand"}
+_SHORT_WORDS = {"four": "4", "five": "5", "eight": "8", "aces": "A", "kings": "K",
+                "queens": "Q", "jacks": "J", "tens": "10", "common": "", "marriage": "marr.",
+                "royal": "royal", "bezique": "bez.", "binocle": "bin.", "double": "dbl",
+                "triple": "tpl", "quadruple": "4×", "quintuple": "5×", "sequence": "seq.",
+                "plain": "plain", "grand": "grand"}
 
 
 def short_meld_name(name: str) -> str:
@@ -175,9 +176,15 @@ def hand_slots(obs: Observation) -> tuple[list[CardSlot], list[str]]:
     for c in obs.shown[0]:
         seen[c] = seen.get(c, 0) + 1
         a = f"play {card_name(c)}*"
-        numbered = f"play {card_name(c)}*{seen[c]}"
-        if legal is not None and a not in legal and numbered in legal:
-            a = numbered
+        if legal is not None and a not in legal:
+            # copies of the card shown in different melds are told apart by number (QS*2);
+            # there may be fewer numbers than copies (three A♥, two of them shown together)
+            numbered = sorted((x for x in obs.legal if x.startswith(a) and x[len(a):].isdigit()),
+                              key=lambda x: int(x[len(a):]))
+            if numbered:
+                a = numbered[min(seen[c], len(numbered)) - 1]
+            elif obs.shown[0].count(c) > 1:  # not playable now: the rules' reason, not the
+                a = f"{a}1"                   # notation's ("write AH*1 or AH*2")
         slots.append(CardSlot(c, True, legal is None or a in legal))
         actions.append(a)
     return slots, actions
@@ -230,34 +237,41 @@ def prompt(obs: Observation, deal_over: bool, playable: int) -> str:
     return f"Your turn to follow: {keys}, Enter{carte}"
 
 
-def choice_entries(obs: Observation, state: State) -> list[tuple[int, str, str]]:
+def choice_entries(obs: Observation, state: State,
+                   short: bool = False) -> list[tuple[int, str, str]]:
     """The declarations on offer, best first, then the seven, then drawing: (order, label,
-    action) each."""
+    action) each; ``short`` labels for narrow places (the same choices in the same order)."""
     st = state
     entries: list[tuple[int, str, str]] = []  # (order, label, action)
     trump7 = card_symbol(make_card(st.rules.seven_rank, obs.trump))
+    gap = " " if short else "  "
     for a in obs.legal:
         if a.startswith("meld "):
             toks = a.split()[1:]
             mask = st.string_to_action(a) >> 9
             kind = st.rules.melds[st.classify(mask)]
             cards = " ".join(token_text(t) for t in toks)
-            entries.append((-kind.points, f"{kind.name} {cards}  +{kind.points}", a))
+            name = short_meld_name(kind.name) if short else kind.name
+            entries.append((-kind.points, f"{name} {cards}{gap}+{kind.points}", a))
         elif a == "exchange":
             tu = card_symbol(obs.turnup) if obs.turnup is not None else "?"
-            entries.append((1, f"exchange {trump7} for the turn-up {tu}  +10", a))
+            entries.append((1, f"exchange {trump7} for {tu} +10" if short else
+                            f"exchange {trump7} for the turn-up {tu}  +10", a))
         elif a == "seven":
-            entries.append((1, f"declare {trump7}  +10", a))
+            entries.append((1, f"declare {trump7}{gap}+10", a))
         elif a == "offer":
             mate = seat_names(st.rules.nplayers)[st.partner(obs.seat)]
-            entries.append((2, f"offer: let your partner {mate} declare instead", a))
+            entries.append((2, f"let {mate} declare" if short else
+                            f"offer: let your partner {mate} declare instead", a))
         elif a == "carte":
-            entries.append((1, "carte blanche: show a hand without a court card", a))
+            entries.append((1, "carte blanche: no court card" if short else
+                            "carte blanche: show a hand without a court card", a))
         elif a == "pass":
             entries.append((3, "draw (pass)", a))
         elif a.startswith("guess "):  # the cut bonus (RULES.md 9.2): before play
             n = int(a.split()[1])
-            entries.append((n, f"{n} cards{'  (24: +250 to the dealer)' if n == 24 else ''}",
-                            a))
+            dealer = (": dealer +250" if short else "  (24: +250 to the dealer)") \
+                if n == 24 else ""
+            entries.append((n, f"{n} cards{dealer}", a))
     entries.sort(key=lambda e: e[0])
     return entries

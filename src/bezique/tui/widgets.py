@@ -151,6 +151,30 @@ def _tight_row(
     return Text("\n").join(rows), spans
 
 
+def card_line(
+    slots: Sequence[CardSlot], width: int, selected: int = -1, colour: bool = True
+) -> tuple[Text, list[tuple[int, int]]]:
+    """Cards on one line (the hand while a long list of declarations takes its rows), the
+    cards shown on the table after a bar: the faces as chips with a space between them when
+    there is room, else the faces with a space between them (a ten is wider), else the chips
+    side by side.  Returns the text and each card's column span, for mouse clicks."""
+    n = len(slots)
+    bar = 2 if any(s.shown for s in slots) and not all(s.shown for s in slots) else 0
+    spaced = n * 4 - 1 + bar <= width
+    plain = not spaced and sum(len(card_symbol(s.card)) + 1 for s in slots) - 1 + bar <= width
+    line = Text(no_wrap=True)
+    spans: list[tuple[int, int]] = []
+    for i, slot in enumerate(slots):
+        if i and slot.shown and not slots[i - 1].shown:
+            line.append(" │" if spaced or plain else "│", "dim")
+        if i and (spaced or plain):
+            line.append(" ")
+        text = card_symbol(slot.card) if plain else face(slot.card)
+        spans.append((line.cell_len, line.cell_len + len(text)))
+        line.append(text, _face_style(slot, i == selected, colour))
+    return line, spans
+
+
 CREAM, GOLD, GREY = "#f4f1e8", "#ffe680", "#b9b6ad"
 
 
@@ -236,7 +260,11 @@ class HandView(Widget):
         if not self.slots:
             return Text("(no cards)", "dim")
         sel = self.selected if self.active else -1
-        text, self._spans = card_row(self.slots, self.size.width or 60, sel, self.colour)
+        width = self.size.width or 60
+        if 0 < self.size.height < 3:  # the panel gave its rows to the declarations on offer
+            text, self._spans = card_line(self.slots, width, sel, self.colour)
+        else:  # (no keys under the cards while the keys choose a declaration)
+            text, self._spans = card_row(self.slots, width, sel, self.colour, self.active)
         return text
 
     def move(self, delta: int) -> None:
