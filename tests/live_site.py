@@ -1,5 +1,6 @@
 """The site served for real, for the tests that drive it in a browser: a free local port,
-uvicorn in a thread, and where Debian's Chromium is (the fixtures are in ``conftest.py``)."""
+uvicorn in a thread, and where Debian's Chromium is (the fixtures are in ``conftest.py``); and
+:func:`press`, a click as a hand makes it."""
 
 from __future__ import annotations
 
@@ -44,3 +45,12 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def press(page: Any, selector: str) -> None:
+    """Click ``selector``, then take the pointer off the table, as a hand leaves the card it
+    played.  Left there, it hovers the card that takes the played one's place, which rises
+    (0.12 s) once the player's turn comes back: the next click then waits for the card to be
+    still, some 0.2 s at every move of a whole game."""
+    page.click(selector)
+    page.mouse.move(0, 0)

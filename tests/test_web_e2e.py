@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from live_site import TIMEOUT_MS
+from live_site import TIMEOUT_MS, press
 
 from bezique.cards import KING, QUEEN, card_name, make_card
 from bezique.game import Game
@@ -85,6 +85,7 @@ def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) 
             cards = page.query_selector_all("#hand button.card.playable")
             pick = next(c for c in cards if c.get_attribute("data-card") not in marriage)
             pick.click()
+        page.mouse.move(0, 0)  # (the hand leaves the card: live_site.press)
         _wait_for_my_move(page, version)
     assert won, "no trick won in 40 moves"
     assert page.text_content("#trick-caption") == "You won the last trick"
@@ -118,29 +119,46 @@ def test_play_in_the_browser_declare_a_meld_and_reload(site: str, browser: Any) 
     assert not errors, errors
 
 
-def _step(page: Any, seen: dict[str, int]) -> None:
-    """Make one move a person would make: the next deal, a meld, or the first playable card."""
-    version = page.evaluate("document.body.dataset.version")
-    if page.query_selector("#next-deal"):
-        page.click("#next-deal")
-    elif page.query_selector("#declare [data-action]"):
-        choices = page.eval_on_selector_all("#declare [data-action]",
-                                            "els => els.map(e => e.dataset.action)")
+# what the next move is chosen by, in one look at the page (each look is a round trip)
+LOOK = """() => ({
+  version: document.body.dataset.version,
+  settlement: !!document.querySelector('#settlement'),
+  play_again: !!document.querySelector('#play-again'),
+  next_deal: !!document.querySelector('#next-deal'),
+  declare: [...document.querySelectorAll('#declare [data-action]')].map((e) => e.dataset.action),
+})"""
+# the broken melds shown: folded into one line when many, else faded tags with their legend
+BROKEN = """() => {
+  const folded = document.querySelector('.broken-melds');
+  if (folded) return { folded: document.querySelector('.broken-melds > summary').innerText };
+  const tag = document.querySelector('.meld-tag.broken');
+  const legend = !!document.querySelector('.meld-tags .legend');
+  return tag ? { tag: tag.innerText, legend } : null;
+}"""
+MY_MOVE = ("v => document.body.dataset.version !== v && "
+           "!!(document.querySelector('.seat.me.my-turn') || document.querySelector('#summary'))")
+
+
+def _step(page: Any, seen: dict[str, int], look: dict[str, Any]) -> None:
+    """Make one move a person would make (``look``: the page as it is, by :data:`LOOK`): the
+    next deal, a meld, or the first playable card."""
+    if look["next_deal"]:
+        press(page, "#next-deal")
+    elif look["declare"]:
         # with nothing to declare the page draws by itself: a lone "Draw" is never offered
-        assert choices != ["pass"], choices
-        page.click("#declare [data-action]")
+        assert look["declare"] != ["pass"], look["declare"]
+        press(page, "#declare [data-action]")
     else:
-        page.click("#hand button.card.playable, #my-table button.card.playable")
-    if page.query_selector(".broken-melds"):  # many broken melds, folded into one line
+        press(page, "#hand button.card.playable, #my-table button.card.playable")
+    broken = page.evaluate(BROKEN)
+    if broken and "folded" in broken:  # many broken melds, folded into one line
         seen["broken"] += 1
-        assert "a card of each was played" in page.inner_text(".broken-melds > summary")
-    elif page.query_selector(".meld-tag.broken"):
+        assert "a card of each was played" in broken["folded"]
+    elif broken:
         seen["broken"] += 1
-        assert "a card was played" in page.inner_text(".meld-tag.broken")
-        assert page.query_selector(".meld-tags .legend")
-    page.wait_for_function(
-        "v => document.body.dataset.version !== v && (document.querySelector('.seat.me.my-turn')"
-        " || document.querySelector('#summary'))", arg=version, timeout=TIMEOUT_MS)
+        assert "a card was played" in broken["tag"]
+        assert broken["legend"]
+    page.wait_for_function(MY_MOVE, arg=look["version"], timeout=TIMEOUT_MS)
 
 
 def test_friend_waits_then_a_whole_game_ends_with_its_deals_and_play_again(
@@ -167,9 +185,10 @@ def test_friend_waits_then_a_whole_game_ends_with_its_deals_and_play_again(
     page.wait_for_selector("#hand button.card")
     seen = {"broken": 0}
     for _ in range(400):
-        if page.query_selector("#play-again"):
+        look = page.evaluate(LOOK)
+        if look["play_again"]:
             break
-        _step(page, seen)
+        _step(page, seen, look)
     assert page.query_selector("#play-again"), "the game did not end in 400 moves"
     rows = page.eval_on_selector_all("#final-scores tbody tr", "els => els.map(e => e.innerText)")
     assert rows[0].startswith("Deal 1") and rows[-1].startswith("Final score")
@@ -200,9 +219,10 @@ def test_a_whole_rubicon_game_in_the_browser(site: str, browser: Any) -> None:
     assert len(_table(page)["hand"]) == 9
     seen = {"broken": 0}
     for _ in range(400):
-        if page.query_selector("#settlement"):
+        look = page.evaluate(LOOK)
+        if look["settlement"]:
             break
-        _step(page, seen)
+        _step(page, seen, look)
     assert " = " in page.inner_text("#settlement")
     if "draw" not in page.inner_text("#winner").lower():  # which number is which
         assert page.inner_text("#settlement-legend").startswith("The winner's ")

@@ -25,6 +25,10 @@ from bezique.rules import Rules
 from bezique.web.app import create_app
 from bezique.web.replay import replay_frames
 
+# one client for the requests a test makes: httpx.post makes a client for each (and its TLS
+# settings, some 25 ms), most of the time of the tests that set a game up move by move
+HTTP = httpx.Client()
+
 # ---------------------------------------------------------------------- in-process
 
 
@@ -100,7 +104,7 @@ def page(served: tuple[str, FastAPI], browser: Any) -> Iterator[Any]:
 
 
 def _state(site: str, gid: str, token: str) -> dict[str, Any]:
-    r = httpx.post(f"{site}/api/games/{gid}/state", json={"token": token})
+    r = HTTP.post(f"{site}/api/games/{gid}/state", json={"token": token})
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -111,8 +115,8 @@ def _friend_game_at_a_meld(site: str) -> tuple[dict[str, Any], str]:
     returns the game and the seat-1 token."""
     rng = random.Random(2)
     for _ in range(20):
-        g = httpx.post(f"{site}/api/games", json={"opponent": "friend"}).json()
-        friend = httpx.post(f"{site}/api/games/{g['id']}/join",
+        g = HTTP.post(f"{site}/api/games", json={"opponent": "friend"}).json()
+        friend = HTTP.post(f"{site}/api/games/{g['id']}/join",
                             json={"invite": g["invite"]}).json()["token"]
         tokens = [g["token"], friend]
         for _ in range(100):
@@ -125,7 +129,7 @@ def _friend_game_at_a_meld(site: str) -> tuple[dict[str, Any], str]:
                 return g, friend
             legal = _state(site, g["id"], tokens[turn])["deal"]["legal"]
             action = "pass" if "pass" in legal else rng.choice(legal)
-            r = httpx.post(f"{site}/api/games/{g['id']}/act",
+            r = HTTP.post(f"{site}/api/games/{g['id']}/act",
                            json={"token": tokens[turn], "type": "action", "action": action})
             assert r.status_code == 200, r.text
     raise AssertionError("no meld to declare in 20 games")  # pragma: no cover
@@ -164,8 +168,8 @@ def test_the_keyboard_focus_stays_on_its_card_when_the_table_is_redrawn(
         served: tuple[str, FastAPI], page: Any) -> None:
     """Every redraw (each move at the table) dropped the focus to the page's start."""
     site, _ = served
-    g = httpx.post(f"{site}/api/games", json={"opponent": "friend"}).json()
-    httpx.post(f"{site}/api/games/{g['id']}/join", json={"invite": g["invite"]})
+    g = HTTP.post(f"{site}/api/games", json={"opponent": "friend"}).json()
+    HTTP.post(f"{site}/api/games/{g['id']}/join", json={"invite": g["invite"]})
     _open_seat(page, site, g["id"], g["token"])
     page.wait_for_selector("#hand button.card.playable")
     for _ in range(60):  # tab to the second card of the hand
@@ -191,14 +195,14 @@ def test_opening_the_invitation_where_the_other_seat_is_held_keeps_that_seat(
     """The creator who opened their own invitation and pressed "Take my seat" lost their seat
     in that browser (one token a game is kept)."""
     site, _ = served
-    g = httpx.post(f"{site}/api/games", json={"opponent": "friend"}).json()
+    g = HTTP.post(f"{site}/api/games", json={"opponent": "friend"}).json()
     _open_seat(page, site, g["id"], g["token"])
     page.goto(f"{site}/#/join/{g['id']}/{g['invite']}")
     page.wait_for_selector("#have-seat")
     assert page.query_selector("#join") is None
     assert "for your friend" in page.inner_text("#have-seat")
     # the invitation still works for the friend
-    r = httpx.post(f"{site}/api/games/{g['id']}/join", json={"invite": g["invite"]})
+    r = HTTP.post(f"{site}/api/games/{g['id']}/join", json={"invite": g["invite"]})
     assert r.status_code == 200
 
 
@@ -213,7 +217,7 @@ def test_one_deal_games_do_not_say_to_1(served: tuple[str, FastAPI], page: Any) 
     assert page.is_disabled("#ctarget")
     page.select_option("#cvariant", "bezique")
     assert not page.is_disabled("#ctarget")
-    g = httpx.post(f"{site}/api/games", json={"opponent": "friend", "variant": "sixpack"}).json()
+    g = HTTP.post(f"{site}/api/games", json={"opponent": "friend", "variant": "sixpack"}).json()
     _open_seat(page, site, g["id"], g["token"])
     head = page.inner_text("#scores thead")
     assert "one deal" in head and "to 1" not in head

@@ -11,13 +11,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from live_site import TIMEOUT_MS
+from live_site import TIMEOUT_MS, press
 
 CARD = r"(ace|ten|king|queen|jack|nine|eight|seven) of (spades|hearts|diamonds|clubs)"
 SYMBOLS = re.compile("[♠♥♦♣]")
-VERSION = "document.body.dataset.version"
-MY_MOVE = ("v => document.body.dataset.version !== v && (document.querySelector('.seat.me.my-turn')"
-           " || document.querySelector('#summary'))")
+MY_MOVE = ("v => document.body.dataset.version !== v && "
+           "!!(document.querySelector('.seat.me.my-turn') || document.querySelector('#summary'))")
+# the page as it is, in one look (each look is a round trip to the browser)
+LOOK = """() => ({ version: document.body.dataset.version,
+  meld_tag: !!document.querySelector('.meld-tag'), summary: !!document.querySelector('#summary'),
+  meld: !!document.querySelector("#declare [data-action^='meld']"),
+  pass: !!document.querySelector('#pass') })"""
 # every text put in the polite live region (say() empties it first: those are left out)
 HEARD = """() => {
   window.heard = [];
@@ -44,17 +48,18 @@ def _table(chromium: Any, site: str, errors: list[str]) -> Any:
     return page
 
 
-def _move(page: Any) -> None:
+def _move(page: Any, look: dict[str, Any] | None = None) -> None:
     """One move: the first meld, else the draw, else the first playable card; then the view
-    in which it is Ann's move again (or the deal is over)."""
-    version = page.evaluate(VERSION)
-    if page.query_selector("#declare [data-action^='meld']"):
-        page.click("#declare [data-action^='meld']")
-    elif page.query_selector("#pass"):
-        page.click("#pass")
+    in which it is Ann's move again (or the deal is over).  (``look``: the page as it is, by
+    :data:`LOOK`, if looked at already.)"""
+    look = look or page.evaluate(LOOK)
+    if look["meld"]:
+        press(page, "#declare [data-action^='meld']")
+    elif look["pass"]:
+        press(page, "#pass")
     else:
-        page.click("#hand button.card.playable, #my-table button.card.playable")
-    page.wait_for_function(MY_MOVE, arg=version)
+        press(page, "#hand button.card.playable, #my-table button.card.playable")
+    page.wait_for_function(MY_MOVE, arg=look["version"])
 
 
 def _spoken(text: str) -> str:
@@ -89,9 +94,10 @@ def test_a_tables_cards_hands_stock_and_melds_have_names_in_words(
     # (a chosen deal number: the computers' moves are the same on every run, see
     # test_web_tables_help.py's practice table)
     for _ in range(60):
-        if page.query_selector(".meld-tag") or page.query_selector("#summary"):
+        look = page.evaluate(LOOK)
+        if look["meld_tag"] or look["summary"]:
             break
-        _move(page)
+        _move(page, look)
     assert page.query_selector(".meld-tag"), "no meld on the table in this deal"
     tag = page.locator(".meld-tag").first
     words = rf": {CARD}(, {CARD})*( \(broken: a card of it was played\))?\.$"

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from live_site import TIMEOUT_MS
+from live_site import TIMEOUT_MS, press
 
 VERSION = "document.body.dataset.version"
+# a page as it is, in one look (each look is a round trip to the browser)
+LOOK = """() => {
+  const q = (s) => document.querySelector(s);
+  return { version: document.body.dataset.version, summary: !!q('#summary'),
+    my_turn: !!q('.seat.me.my-turn'), tricks: +(q('.trick-count')?.dataset.tricks || 0),
+    leave: !!q('#leave'), trick: document.querySelectorAll('#trick figure').length,
+    offer: !!q('#offer'), meld: !!q("#declare [data-action^='meld']"), pass: !!q('#pass') };
+}"""
 
 
 def _page(chromium: Any, errors: list[str], **viewport: int) -> Any:
@@ -22,23 +30,23 @@ def _page(chromium: Any, errors: list[str], **viewport: int) -> Any:
     return page
 
 
-def _move(page: Any, seen: dict[str, int]) -> None:
-    """One move by clicks: offer the declaring turn once, else the first meld or the draw,
-    else the first playable card; then wait for the view that follows it."""
-    version = page.evaluate(VERSION)
-    if page.query_selector("#pass"):
+def _move(page: Any, seen: dict[str, int], look: dict[str, Any]) -> None:
+    """One move by clicks (``look``: the page as it is, by :data:`LOOK`): offer the declaring
+    turn once, else the first meld or the draw, else the first playable card; then wait for
+    the view that follows it."""
+    if look["pass"]:
         seen["declare"] += 1  # a declaring turn (the seat won the trick, or was offered it)
-    if page.query_selector("#offer") and not seen["offer"]:
+    if look["offer"] and not seen["offer"]:
         seen["offer"] += 1
-        page.click("#offer")
-    elif page.query_selector("#declare [data-action^='meld']"):
+        press(page, "#offer")
+    elif look["meld"]:
         seen["meld"] += 1
-        page.click("#declare [data-action^='meld']")
-    elif page.query_selector("#pass"):
-        page.click("#pass")
+        press(page, "#declare [data-action^='meld']")
+    elif look["pass"]:
+        press(page, "#pass")
     else:
-        page.click("#hand button.card.playable, #my-table button.card.playable")
-    page.wait_for_function(f"v => {VERSION} !== v", arg=version, timeout=TIMEOUT_MS)
+        press(page, "#hand button.card.playable, #my-table button.card.playable")
+    page.wait_for_function(f"v => {VERSION} !== v", arg=look["version"], timeout=TIMEOUT_MS)
 
 
 def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
@@ -82,28 +90,33 @@ def test_a_four_handed_partnership_deal_with_two_friends_and_two_computers(
     pages = [ann, bea]
     away = "#trick-caption"  # (any element) until Bea leaves
     for _ in range(1500):
-        if all(p.query_selector("#summary") for p in pages):
+        looks = [p.evaluate(LOOK) for p in pages]
+        if all(look["summary"] for look in looks):
             break
-        tricks = int(ann.get_attribute(".trick-count", "data-tricks") or 0)
-        if away == "#trick-caption" and tricks >= 4 and bea.query_selector("#leave"):
+        tricks = looks[0]["tricks"]
+        if away == "#trick-caption" and tricks >= 4 and looks[1]["leave"]:
             # Bea leaves: the computer plays her seat and Ann's table says so
             bea.click("#leave")
             ann.wait_for_selector(".seat.other[data-seat='2'] .seat-tag.away")
             bea.wait_for_selector("#take-back")
             away = "#take-back"
-        elif away == "#take-back" and tricks >= 7:
+            continue  # (the pages as they are now: looked at again)
+        if away == "#take-back" and tricks >= 7:
             bea.click("#take-back")  # her link's page takes the seat back
             bea.wait_for_selector("#leave")
             ann.wait_for_function(
                 "() => !document.querySelector(\".seat.other[data-seat='2'] .seat-tag.away\")")
             away = ""
+            continue
         moved = False
-        for p in pages:
-            if p.query_selector(".seat.me.my-turn") and not p.query_selector("#summary"):
-                if len(p.query_selector_all("#trick figure")) == 3:
+        for p, look in zip(pages, looks, strict=True):
+            if moved:  # the other page has moved: this one is looked at again
+                look = p.evaluate(LOOK)
+            if look["my_turn"] and not look["summary"]:
+                if look["trick"] == 3:
                     seen["trick4"] += 1  # three cards down: mine is the fourth
                 offers = seen["offer"]
-                _move(p, seen)
+                _move(p, seen, look)
                 moved = True
                 partner = bea if p is ann else ann
                 if seen["offer"] > offers and partner.query_selector(".seat.me.my-turn"):

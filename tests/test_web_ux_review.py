@@ -25,6 +25,10 @@ MID = {"width": 600, "height": 900}
 TOPS = "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
 FIRST_CELLS = "els => els.map(e => e.cells[0].innerText)"
 
+# one client for the requests a test makes: httpx.post makes a client for each (and its TLS
+# settings, some 25 ms), most of the time of the tests that set a game up move by move
+HTTP = httpx.Client()
+
 
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Any]:
@@ -49,14 +53,14 @@ def open_page(browser: Any) -> Iterator[Any]:
 
 
 def _state(site: str, gid: str, token: str) -> dict[str, Any]:
-    r = httpx.post(f"{site}/api/games/{gid}/state", json={"token": token})
+    r = HTTP.post(f"{site}/api/games/{gid}/state", json={"token": token})
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
 
 
 def _act(site: str, gid: str, token: str, action: str) -> None:
-    r = httpx.post(f"{site}/api/games/{gid}/act",
+    r = HTTP.post(f"{site}/api/games/{gid}/act",
                    json={"token": token, "type": "action", "action": action})
     assert r.status_code == 200, r.text
 
@@ -64,9 +68,9 @@ def _act(site: str, gid: str, token: str, action: str) -> None:
 def _friend_game(site: str, variant: str, moves: int) -> dict[str, Any]:
     """A friend game of ``variant`` (both seats played here, over HTTP) after ``moves``
     actions, melds never declared (so Rubicon's trumps stay unfixed)."""
-    g: dict[str, Any] = httpx.post(f"{site}/api/games",
+    g: dict[str, Any] = HTTP.post(f"{site}/api/games",
                                    json={"opponent": "friend", "variant": variant}).json()
-    friend = httpx.post(f"{site}/api/games/{g['id']}/join",
+    friend = HTTP.post(f"{site}/api/games/{g['id']}/join",
                         json={"invite": g["invite"]}).json()["token"]
     tokens = [g["token"], friend]
     rng = random.Random(5)
@@ -80,9 +84,11 @@ def _friend_game(site: str, variant: str, moves: int) -> dict[str, Any]:
 
 
 def _open_seat(page: Any, site: str, gid: str, token: str) -> None:
+    """The seat's table drawn, its pictures loaded and its fonts ready: laid out to stay."""
     page.goto(f"{site}/#/game/{gid}/{token}")
     page.wait_for_selector("#scores")
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => [...document.images].every((i) => i.complete)"
+                           " && document.fonts.status === 'loaded'")
 
 
 def test_the_page_ends_where_the_table_ends(served: tuple[str, FastAPI], open_page: Any) -> None:
@@ -173,7 +179,7 @@ def test_a_four_handed_trick_is_one_row_on_a_phone(served: tuple[str, FastAPI],
     under the first: the trick is one row, in playing order."""
     site, _ = served
     seats = [{"kind": "computer", "level": 1}] * 3
-    g = httpx.post(f"{site}/api/games", json={"variant": "bezique4", "partnership": True,
+    g = HTTP.post(f"{site}/api/games", json={"variant": "bezique4", "partnership": True,
                                               "seats": seats}).json()
     deadline = time.time() + 30
     while True:  # play seat 0's moves until a whole trick lies on the table, and stays there:
@@ -203,7 +209,7 @@ def _melded_game(site: str, variant: str) -> dict[str, Any]:
     """A practice game of ``variant`` against level 1 (the same cards and moves every run),
     played here over HTTP, declaring whatever it can, until both seats have cards on the table
     and it is this seat's turn to play a card."""
-    g: dict[str, Any] = httpx.post(f"{site}/api/games", json={
+    g: dict[str, Any] = HTTP.post(f"{site}/api/games", json={
         "opponent": "computer", "level": 1, "variant": variant, "seed": 4}).json()
     rng = random.Random(3)
     deadline = time.time() + 60
