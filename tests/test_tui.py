@@ -20,11 +20,11 @@ from bezique.errors import IllegalActionError
 from bezique.observation import Observation
 from bezique.record import load_record, replay
 from bezique.tui.app import BeziqueApp
+from bezique.tui.choices import ChoiceList
 from bezique.tui.game import GameScreen
 from bezique.tui.modals import RulesScreen, SummaryScreen
 from bezique.tui.session import PlayConfig, Session, save_path
 from bezique.tui.start import StartScreen
-from bezique.tui.choices import ChoiceList
 from bezique.tui.widgets import KEY_LABELS, CardSlot, HandView, card_row
 
 

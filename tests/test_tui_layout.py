@@ -25,11 +25,11 @@ from bezique import Rules, State
 from bezique.cards import EIGHT, SEVEN, card_symbol, parse_card, rank_of
 from bezique.game import Game
 from bezique.tui.app import BeziqueApp
+from bezique.tui.choices import ChoiceList
 from bezique.tui.game import GameScreen
 from bezique.tui.modals import result_text
 from bezique.tui.session import PlayConfig, Session, save_path
 from bezique.tui.table import choice_entries, hand_slots
-from bezique.tui.choices import ChoiceList
 
 
 @pytest.fixture(autouse=True)

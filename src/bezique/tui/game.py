@@ -24,6 +24,7 @@ from ..cards import card_symbol, make_card
 from ..errors import BeziqueError, IllegalActionError
 from ..observation import Observation
 from ..position import CUT_GUESSED
+from .choices import ChoiceList
 from .host import GameHost
 from .modals import SummaryScreen
 from .session import PlayConfig, Session
@@ -40,7 +41,6 @@ from .table import (
     token_text,
 )
 from .table_seats import declare_title_n, opponents_panel, score_panel_n, table_text_n
-from .choices import ChoiceList
 from .widgets import KEY_LABELS, KEY_NAMES, HandView, KeysFooter
 
 # the rows of the hand's panel, and when lent to the declarations ("#mine" in the stylesheet of
