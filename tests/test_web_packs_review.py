@@ -176,3 +176,25 @@ def test_a_table_is_set_to_the_length_chosen(fast_site: str, browser: Any) -> No
         const li = document.querySelector('#games li');
         return [li.innerText, [...li.querySelectorAll('a')].map((a) => a.textContent)]; }""")
     assert "Their side won" in listed[0] and listed[1] == ["Open", "Replay", "Record"], listed
+
+
+def test_every_shown_copy_of_a_card_is_playable_in_the_browser() -> None:
+    """Eight-pack: A♥ shown in two four-aces melds, once then twice.  The engine tells the
+    groups apart as AH*1 and AH*2, and the page offered the third A♥ on the table no action
+    (drawn as not playable).  Every copy now plays, each pressed one a legal action."""
+    from test_tui_layout import low_deal, win_with_ten
+
+    state = low_deal("eightpack", ["AH", "AH", "AH", "AS", "AS", "AD", "AD", "AC", "AC", "TS",
+                                   "TS", "9S", "9H", "9D", "9C"])
+    for meld in ("meld AS AH AD AC", "meld AH AH AD AC"):
+        win_with_ten(state)
+        state.apply(meld)
+        state.apply("pass")
+    view = build_view(state.observation(0), ROW, 1, [True] * 2)
+    mine = view["deal"]["table"][0]
+    hearts = [c["action"] for c in mine if c["card"] == "AH"]
+    assert sorted(hearts) == ["play AH*1", "play AH*2", "play AH*2"]
+    assert all(c["action"] in state.legal_action_strings() for c in mine)
+    assert all(c["action"] is None for c in view["deal"]["table"][1])
+    state.apply(hearts[-1])
+    assert state.phase == "follow"

@@ -10,6 +10,7 @@ calls :func:`observe` (the dependency goes ``state -> observation``).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -191,6 +192,34 @@ class Observation:
             seen.append(self.turnup)
         left.subtract(seen)
         return +left
+
+    def shown_plays(self, cards: Sequence[int] | None = None) -> list[str]:
+        """The action that plays each of this seat's shown ``cards`` (all of them, in the
+        order of ``shown``, by default), a card's copies counted in the order given.
+
+        ``play QS*``; where copies shown in different melds differ, one of their numbered
+        actions (``play QS*2``), each copy its own while there are numbers (there may be fewer
+        numbers than copies: of three A♥ shown in two melds, two together, the engine numbers
+        two).  A card that may not be played now keeps its plain action, or ``*1`` where it
+        has copies on the table, so that trying it is told the rules' reason, not the
+        notation's ("write AH*1 or AH*2").
+        """
+        out = []
+        seen: Counter[int] = Counter()
+        shown = self.shown[self.seat]
+        for c in shown if cards is None else cards:
+            seen[c] += 1
+            a = f"play {card_name(c)}*"
+            if a not in self.legal:
+                numbered = sorted((x for x in self.legal
+                                   if x.startswith(a) and x[len(a):].isdigit()),
+                                  key=lambda x: int(x[len(a):]))
+                if numbered:
+                    a = numbered[min(seen[c], len(numbered)) - 1]
+                elif shown.count(c) > 1:
+                    a += "1"
+            out.append(a)
+        return out
 
     def text(self) -> str:
         """A stable one-line text of the deal as this seat has seen it: its hand, the table and

@@ -172,19 +172,7 @@ def hand_slots(obs: Observation) -> tuple[list[CardSlot], list[str]]:
         a = "play " + card_name(c)
         slots.append(CardSlot(c, False, legal is None or a in legal))
         actions.append(a)
-    seen: dict[int, int] = {}
-    for c in obs.shown[0]:
-        seen[c] = seen.get(c, 0) + 1
-        a = f"play {card_name(c)}*"
-        if legal is not None and a not in legal:
-            # copies of the card shown in different melds are told apart by number (QS*2);
-            # there may be fewer numbers than copies (three A♥, two of them shown together)
-            numbered = sorted((x for x in obs.legal if x.startswith(a) and x[len(a):].isdigit()),
-                              key=lambda x: int(x[len(a):]))
-            if numbered:
-                a = numbered[min(seen[c], len(numbered)) - 1]
-            elif obs.shown[0].count(c) > 1:  # not playable now: the rules' reason, not the
-                a = f"{a}1"                   # notation's ("write AH*1 or AH*2")
+    for c, a in zip(obs.shown[0], obs.shown_plays(), strict=True):
         slots.append(CardSlot(c, True, legal is None or a in legal))
         actions.append(a)
     return slots, actions

@@ -132,18 +132,12 @@ def hand_cards(obs: Observation, legal: set[str]) -> list[dict[str, Any]]:
 
 def table_cards(obs: Observation, s: int, legal: set[str]) -> list[dict[str, Any]]:
     """Seat ``s``'s shown cards in screen order; the viewing seat's own carry their play
-    action (``QS*`` or, where copies differ, ``QS*2``) if legal."""
-    seen: dict[int, int] = {}
-    out = []
-    for c in sorted(obs.shown[s], key=display_key):
-        k = seen[c] = seen.get(c, 0) + 1
-        action = None
-        if s == obs.seat:
-            for cand in (f"play {_code(c)}*", f"play {_code(c)}*{k}"):
-                if cand in legal:
-                    action = cand
-        out.append({"card": _code(c), "action": action})
-    return out
+    action (``QS*`` or, where copies differ, ``QS*2``: :meth:`Observation.shown_plays`) if
+    legal."""
+    cards = sorted(obs.shown[s], key=display_key)
+    plays = obs.shown_plays(cards) if s == obs.seat else [""] * len(cards)
+    return [{"card": _code(c), "action": a if a in legal else None}
+            for c, a in zip(cards, plays, strict=True)]
 
 
 def brisques_label(rules: Rules) -> str | None:
