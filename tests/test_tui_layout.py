@@ -214,16 +214,23 @@ async def test_the_computer_draws_without_a_pause_but_pauses_before_its_lead(
         assert f"Computer leads {card_symbol(parse_card(lead.split()[1]))}" in lines
 
 
-def test_every_shown_copy_of_a_card_plays_though_fewer_numbers_tell_them_apart() -> None:
-    """Eight-pack: A♥ shown in two four-aces melds, once then twice.  The engine tells the
-    groups apart as AH*1 and AH*2; the third A♥ on the table was drawn as not playable, and
-    its key was refused with "your shown AH copies differ: write AH*1 or AH*2"."""
+def three_aces_of_hearts_shown() -> State:
+    """An Eight-pack deal where the person has shown A♥ in two four-aces melds, once then
+    twice, and is to lead."""
     state = low_deal("eightpack", ["AH", "AH", "AH", "AS", "AS", "AD", "AD", "AC", "AC", "TS",
                                    "TS", "9S", "9H", "9D", "9C"])
     for meld in ("meld AS AH AD AC", "meld AH AH AD AC"):
         win_with_ten(state)
         state.apply(meld)
         state.apply("pass")
+    return state
+
+
+def test_every_shown_copy_of_a_card_plays_though_fewer_numbers_tell_them_apart() -> None:
+    """Eight-pack: A♥ shown in two four-aces melds, once then twice.  The engine tells the
+    groups apart as AH*1 and AH*2; the third A♥ on the table was drawn as not playable, and
+    its key was refused with "your shown AH copies differ: write AH*1 or AH*2"."""
+    state = three_aces_of_hearts_shown()
     obs = state.observation(0)
     assert [card_symbol(c) for c in obs.shown[0]].count("A♥") == 3
     slots, actions = hand_slots(obs)

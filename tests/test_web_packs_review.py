@@ -182,14 +182,9 @@ def test_every_shown_copy_of_a_card_is_playable_in_the_browser() -> None:
     """Eight-pack: A♥ shown in two four-aces melds, once then twice.  The engine tells the
     groups apart as AH*1 and AH*2, and the page offered the third A♥ on the table no action
     (drawn as not playable).  Every copy now plays, each pressed one a legal action."""
-    from test_tui_layout import low_deal, win_with_ten
+    from test_tui_layout import three_aces_of_hearts_shown
 
-    state = low_deal("eightpack", ["AH", "AH", "AH", "AS", "AS", "AD", "AD", "AC", "AC", "TS",
-                                   "TS", "9S", "9H", "9D", "9C"])
-    for meld in ("meld AS AH AD AC", "meld AH AH AD AC"):
-        win_with_ten(state)
-        state.apply(meld)
-        state.apply("pass")
+    state = three_aces_of_hearts_shown()
     view = build_view(state.observation(0), ROW, 1, [True] * 2)
     mine = view["deal"]["table"][0]
     hearts = [c["action"] for c in mine if c["card"] == "AH"]
