@@ -36,11 +36,11 @@ from .limits import GAMES_PER_MINUTE, PAGES_PER_MINUTE, RateLimit
 from .live import FRIEND, Refusal
 from .manager import Manager
 from .replay import finished_record, replay_frames
-from .seats import is_table, waiting
+from .seats import invitation_seat, is_table, waiting
 from .store import Store
 from .svg import back_svg, card_svg, suit_svg
 from .tableview import view_for
-from .views import computer_levels, shown_names
+from .views import computer_levels, invitation_view, shown_names
 from .workers import AgentPool
 
 MAX_MESSAGE = 4096  # bytes of one client message (WebSocket frame or request body)
@@ -255,6 +255,13 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
         elif links:
             out.update({k: v for k, v in links[0].items() if k != "seat"})
         return JSONResponse(out, status_code=201)
+
+    @app.post("/api/games/{game_id}/invitation")
+    async def invitation(game_id: str, request: Request) -> dict[str, Any]:
+        # what an invitation is for, shown before its friend takes the seat (or why it cannot)
+        form = await _body(request, WebJoin)
+        live = manager.get(game_id)
+        return invitation_view(live, invitation_seat(live.row, form.invite))
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: Request) -> dict[str, Any]:

@@ -91,6 +91,8 @@ def describe(obs: Observation, action: str) -> str:
     ('let your partner declare', 'declare carte blanche')
     >>> describe(obs, "meld QS+ JD")
     "declare bezique Q♠ J♦ for 40 with your partner's Q♠"
+    >>> describe(obs, "guess 24")
+    'guess that the dealer cut 24 cards'
     """
     verb, _, rest = action.partition(" ")
     if verb == "play":
@@ -107,6 +109,8 @@ def describe(obs: Observation, action: str) -> str:
                     f"with your partner's {theirs}")
         cards, name, pts = meld_info(obs.rules, obs.trump, action)
         return f"declare {name} {' '.join(card_symbol(c) for c in cards)} for {pts}"
+    if verb == "guess":  # the cut bonus (RULES.md 9.2)
+        return f"guess that the dealer cut {rest} cards"
     seven = RANK_NAMES[obs.rules.seven_rank]
     return {"pass": "draw without declaring", "exchange": f"exchange the {seven} of trumps",
             "seven": f"declare the {seven} of trumps", "offer": "let your partner declare",

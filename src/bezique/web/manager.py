@@ -42,6 +42,7 @@ from .seats import (
     TABLE_VARIANTS,
     computer_spec,
     computer_to_act,
+    invitation_seat,
     invited_seat,
     is_away,
     is_person,
@@ -311,14 +312,7 @@ class Manager:
             return live, seat, token
         async with live.lock:
             row = live.row
-            if row.opponent != FRIEND:
-                raise Refusal("that game is against the computer", 409)
-            if row.token_hashes[1] is not None:
-                raise Refusal("the other seat of that game has already been taken", 409)
-            if not invite or row.invite_hash is None or not hmac.compare_digest(
-                row.invite_hash, hash_token(invite)
-            ):
-                raise Refusal("that invitation is not valid for this game", 403)
+            invitation_seat(row, invite)
             token = secrets.token_urlsafe(24)
             self._save(live, token_hashes=[row.token_hashes[0], hash_token(token)],
                        invite_hash=None, names=[row.names[0], clean_name(name) or "Player 2"])

@@ -1,5 +1,6 @@
 """The finished deals of a game: their record (nothing in it is hidden from anyone any more) and
-every position of them, frame by frame, for the replay view.
+every position of them, frame by frame, for the replay view (with who played each card of the
+trick shown), and a one-deal game's result and settlement.
 """
 
 from __future__ import annotations
@@ -41,20 +42,29 @@ def replay_frames(rec: dict[str, Any]) -> list[dict[str, Any]]:
         cut = None if d.cut is None else {
             "cut": d.cut, "guess": d.guess,
             "scored": [[seat, p] for seat, p, reason, _ in state.events if reason == "cut"]}
-        frames = [_frame(state, None, None, [], ())]
+        frames = [_frame(state, None, None, [], (), [])]
+        by: list[int] = []  # who played each card of the trick so far
         for text in d.actions:
             player = state.current_player()
             before, lead = state.tricks_played, state.trick_cards()
             events = len(state.events)
             state.apply(text)
             played = []
-            if state.tricks_played > before:  # this play completed a trick: show both cards
+            if text.startswith("play "):
+                by.append(player)
+            if state.tricks_played > before:  # this play completed a trick: show its cards
                 played = [*lead, split_token(text.split()[1])[0]]
-            frames.append(_frame(state, player, text, played, state.events[events:]))
+            frames.append(_frame(state, player, text, played, state.events[events:], by))
+            if played:
+                by = []
+        # a one-deal game's end: who won, and its settlement in words (RULES.md 9.0.7), as the
+        # game's page said it
+        result = {"winner": state.winner, "settlement": state.settlement_words()} \
+            if record.rules.settlement == "portland" and state.is_terminal() else None
         # the one-deal games have no trumps until the first marriage or sequence fixes them,
         # and none at all if nobody declares one (RULES.md 9.0.2): each frame says its own
         out.append({"dealer": d.dealer, "trump": _trump(state), "frames": frames,
-                    "turnup_points": opening, "cut": cut})
+                    "turnup_points": opening, "cut": cut, "result": result})
         totals = done[i].state.game_scores
     return out
 
@@ -65,9 +75,12 @@ def _trump(state: State) -> str | None:
 
 
 def _frame(state: State, player: int | None, action: str | None,
-           played: list[int], events: tuple[Event, ...]) -> dict[str, Any]:
+           played: list[int], events: tuple[Event, ...], by: list[int]) -> dict[str, Any]:
     seats = range(state.rules.nplayers)
     return {
+        # who played each card of the trick shown (``played``, else ``trick``), in order: at a
+        # table of three or four the cards alone do not say it
+        "by": list(by),
         "player": player,
         "action": action,
         # what the step scored: [seat, points, why, detail] (a meld's detail is its name)

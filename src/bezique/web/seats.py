@@ -35,7 +35,7 @@ from typing import Any
 
 from ..agents.levels import computer_name, level_spec
 from ..schema import WebSeat
-from .live import LiveGame, Refusal
+from .live import FRIEND, LiveGame, Refusal
 from .store import GameRow, hash_token
 
 TABLE = "table"  # a game's ``opponent`` when it is a table for three or four
@@ -138,6 +138,22 @@ def invited_seat(row: GameRow, invite: str) -> int:
                 raise Refusal(f"seat {seat + 1} of that table has already been taken", 409)
             return seat
     raise Refusal("that invitation is not valid for this game", 403)
+
+
+def invitation_seat(row: GameRow, invite: str) -> int:
+    """The seat an invitation is for, in a table or a game of two friends, or the refusal its
+    friend is given: a wrong link (403), a seat already taken, a game against the computer
+    (409)."""
+    if is_table(row):
+        return invited_seat(row, invite)
+    if row.opponent != FRIEND:
+        raise Refusal("that game is against the computer", 409)
+    if row.token_hashes[1] is not None:
+        raise Refusal("the other seat of that game has already been taken", 409)
+    if not invite or row.invite_hash is None or not hmac.compare_digest(row.invite_hash,
+                                                                        hash_token(invite)):
+        raise Refusal("that invitation is not valid for this game", 403)
+    return 1
 
 
 def seats_view(row: GameRow, online: list[bool], you: int) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from .again import next_game
 from .live import LiveGame
 from .seats import alone_with_computers, is_away, is_table, seats_view, waiting
 from .store import GameRow
-from .views import hand_cards, seat_view, shown_names, table_cards
+from .views import hand_cards, seat_view, shown_names, table_cards, turnup_line
 
 
 def view_for(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
@@ -80,7 +80,7 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
         k += len(t.cards) or 2
         won_at[k - 1] = t.winner
     lead_at.add(k)
-    out: list[dict[str, Any]] = []
+    out = turnup_line(obs, names) if len(obs.actions) <= last else []
     seven = RANK_NAMES[obs.rules.seven_rank]
     played = 0
     last_win = -1  # the winner of the last trick finished so far

@@ -1,7 +1,7 @@
 """What each seat is sent about its game: the JSON view built from that seat's
 :class:`~bezique.observation.Observation` only (so the other hand and the stock never leave the
-server), the deal's log in words, the next game started after a friends' game, and the public
-summary shown in the list of games.
+server), the deal's log in words, the next game started after a friends' game, the public
+summary shown in the list of games, and what an invitation is for (:func:`invitation_view`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ..game import Game
 from ..narrate import win_reason
 from ..observation import Observation
 from ..position import CUT_24, CUT_GUESSED
-from ..rules import Rules
+from ..rules import Rules, variant_title
 from .again import kept, next_game
 from .live import COMPUTER, FRIEND, LiveGame
 from .seats import COMPUTER_SEAT, is_table
@@ -79,10 +79,28 @@ def meld_info(rules: Rules, trump: int, text: str) -> tuple[list[int], str, int]
     return (cards, kind.name, kind.points) if kind else (cards, "meld", 0)
 
 
+def turnup_line(obs: Observation, names: list[str]) -> list[dict[str, Any]]:
+    """The deal's first line when the turn-up is a seven of trumps, which scores for the dealer
+    before anyone plays (RULES.md 2.1): else the dealer's points stood unexplained.
+
+    >>> from bezique import Rules, State
+    >>> obs = State.new_deal(Rules.preset("bezique"), seed=24, dealer=1).observation(0)
+    >>> turnup_line(obs, ["Ann", "Bob"]), obs.scores
+    ([{'seat': 1, 'text': 'Bob turned up 7♦, a seven of trumps (+10)'}], (0, 10))
+    """
+    card = obs.turnup_dealt
+    if card < 0 or rank_of(card) != obs.rules.seven_rank:
+        return []
+    who = "You" if obs.dealer == obs.seat else names[obs.dealer]
+    return [{"seat": obs.dealer, "text": f"{who} turned up {card_symbol(card)}, a seven of "
+                                         f"trumps (+{obs.rules.seven_points})"}]
+
+
 def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, Any]]:
-    """The deal's last actions as sentences (all of them are public at the table)."""
-    out: list[dict[str, Any]] = []
+    """The deal's last actions as sentences (all of them are public at the table), after the
+    turned-up seven's points, if any, while the log starts with the deal."""
     start = max(0, len(obs.actions) - last)
+    out: list[dict[str, Any]] = turnup_line(obs, names) if start == 0 else []
     plays = sum(1 for _, text in obs.actions[:start] if text.startswith("play"))
     seven = RANK_NAMES[obs.rules.seven_rank]
     for i, (seat, text) in enumerate(obs.actions[start:], start):
@@ -300,3 +318,16 @@ def summary(game: Game) -> dict[str, Any]:
         # a partnership's side totals (seats 0 & 2, 1 & 3; RULES.md 9.5), else null
         "sides": list(st.side_scores()) if st.partner(0) >= 0 else None,
     }
+
+
+def invitation_view(live: LiveGame, seat: int) -> dict[str, Any]:
+    """What a friend opening an invitation (for ``seat``) is told before taking the seat: the
+    game, its length and house rules, who sits where and who their partner is (all public at
+    the table: nothing of any hand)."""
+    row, rules = live.row, live.game.rules
+    partner = rules.partner(seat)
+    return {"id": row.id, "seat": seat, "variant": rules.variant,
+            "variant_title": variant_title(rules.variant),
+            "target": None if rules.settlement == "portland" else rules.target,
+            "options": rules.options(), "names": shown_names(row),
+            "levels": computer_levels(row), "partner": partner if partner >= 0 else None}

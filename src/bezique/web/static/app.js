@@ -105,6 +105,10 @@ const Saved = {
     try { return JSON.parse(localStorage.getItem("bezique.games") || "{}"); } catch (e) { return {}; }
   },
   get(id) { return this.all()[id] || null; },
+  // the newest ``n`` games' tokens {id: token} (kept in the order they were started): the server
+  // answers for so many at a time (the list of games 100, the statistics 200), and refused the
+  // whole list of a browser that had played more
+  recent(n) { return Object.fromEntries(Object.entries(this.all()).slice(-n).map(([id, v]) => [id, v.token])); },
   set(id, token, seat, invite) {
     const a = this.all(); a[id] = { token, seat, invite: invite || (a[id] && a[id].invite) || null };
     localStorage.setItem("bezique.games", JSON.stringify(a));

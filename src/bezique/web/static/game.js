@@ -350,6 +350,9 @@ class GamePage {
     if (g.opponent !== "computer") { BezTable.playAgain(this); return; }
     const body = { opponent: "computer", level: g.level, variant: g.variant, target: g.target };
     if (this.view.deal.one_deal) delete body.target; // one deal, settled: no target
+    // the same house rules (the game's length is its own field, above)
+    const options = Object.fromEntries(Object.entries(g.options || {}).filter(([k]) => k !== "target" && k !== "partnership"));
+    if (Object.keys(options).length) body.options = options;
     body.name = g.names[g.you];
     try {
       const n = await api("/api/games", body);

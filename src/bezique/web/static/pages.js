@@ -104,12 +104,13 @@ function homePage() {
     err);
 }
 
+// how many games the server looks up at a time: POST /api/mine, POST /api/stats
+const MINE_LIMIT = 100, STATS_LIMIT = 200;
 function gamesPanel() {
   const list = h("ul", { class: "games-list", id: "games" }, h("li", { class: "muted" }, "Looking…"));
   const panel = h("section", { class: "panel" }, h("h2", {}, "Your games"), list);
   const saved = Saved.all();
-  const games = {};
-  for (const [id, v] of Object.entries(saved)) games[id] = v.token;
+  const games = Saved.recent(MINE_LIMIT), more = Object.keys(saved).length - Object.keys(games).length;
   if (!Object.keys(games).length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return panel; }
   api("/api/mine", { games }).then((r) => {
     if (!r.games.length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return; }
@@ -147,7 +148,7 @@ function gamesPanel() {
         h("div", { class: "actions" }, next,
           h("a", { class: next ? "btn secondary" : "btn", href: `#/game/${g.id}` }, g.winner === null && !(g.deal_over && ONE_DEAL.includes(g.variant)) ? "Continue" : "Open"),
           past));
-    }));
+    }), ...(more > 0 ? [h("li", { class: "muted", id: "older-games" }, `The ${MINE_LIMIT} games started last are shown; this browser keeps ${more} older one${more === 1 ? "" : "s"} too.`)] : []));
   }).catch((e) => list.replaceChildren(h("li", { class: "error-box" }, e.message)));
   return panel;
 }
@@ -155,9 +156,22 @@ function gamesPanel() {
 function gamesPage() { show(gamesPanel()); }
 
 // ------------------------------------------------------------------ join
+// the invitation's game in words: who invites, to what, who sits where (and the partner)
+function invitationWords(inv) {
+  const host = inv.names[0];
+  const players = inv.names.map((n, s) => s === inv.seat ? "you" : inv.levels[s] ? `${n} (${levelWords(inv.levels[s])})` : n);
+  return [
+    h("p", { id: "invited-to" }, `${host} invites you to a game: ${inv.variant_title}, ${playTo(inv.variant, inv.target)}.`),
+    inv.names.length > 2 ? h("p", { id: "invited-seats" }, `Round the table: ${players.join(", ")}.`
+      + (inv.partner !== null ? ` Your partner: ${inv.names[inv.partner]}, across the table.` : "")) : null,
+    houseRulesText(inv.options) ? h("p", { class: "muted", id: "invited-rules" }, houseRulesText(inv.options)) : null,
+  ];
+}
 function joinPage(id, invite) {
-  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", value: PlayerName.get() });
+  const nameIn = h("input", { type: "text", id: "name", maxlength: 24, placeholder: "Your name", value: PlayerName.get(),
+    onkeydown: (ev) => { if (ev.key === "Enter") join(); } }); // (Enter takes the seat, as the button does)
   const err = h("div", { class: "msg", role: "alert" });
+  const about = h("div", { id: "invitation" });
   const existing = Saved.get(id);
   async function join() {
     PlayerName.set(nameIn.value);
@@ -167,14 +181,20 @@ function joinPage(id, invite) {
       location.hash = `#/game/${r.id}`;
     } catch (e) { err.className = "msg error"; err.textContent = e.message; }
   }
+  const button = h("button", { class: "btn", id: "join", onclick: join }, "Take my seat");
   show(h("section", { class: "panel" },
     h("h2", {}, "You are invited to a game of Bezique"),
+    about,
     // one browser keeps one seat a game: taking the friend's seat here would lose this one
     existing ? h("p", { id: "have-seat" }, "This browser already holds a seat in this game: this invitation is for your friend, to open on their own device. ",
       h("a", { class: "btn", href: `#/game/${id}` }, "Go to your table")) : null,
     existing ? null : h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), nameIn),
-    existing ? null : h("button", { class: "btn", id: "join", onclick: join }, "Take my seat"),
+    existing ? null : button,
     err));
+  // what the invitation is for (or why it can no longer be taken), before the seat is taken
+  if (!existing) api(`/api/games/${encodeURIComponent(id)}/invitation`, { invite })
+    .then((inv) => about.replaceChildren(...invitationWords(inv).filter(Boolean)))
+    .catch((e) => { err.className = "msg error"; err.textContent = e.message; button.disabled = true; nameIn.disabled = true; });
 }
 
 // ------------------------------------------------------------------ how to play
@@ -240,9 +260,7 @@ function statsPage() {
   const box = h("div", { id: "stats" }, h("p", { class: "muted" }, "Counting…"));
   show(h("section", { class: "panel" }, h("h2", {}, "Your statistics"),
     h("p", { class: "muted" }, "From the games this browser holds a seat in, per name and per opponent (the tables of three and four by their kind: won when you, or your side, win)."), box));
-  const saved = Saved.all();
-  const games = {};
-  for (const [id, v] of Object.entries(saved)) games[id] = v.token;
+  const games = Saved.recent(STATS_LIMIT); // (the newest: the server counts so many at most)
   api("/api/stats", { games }).then((r) => {
     if (!r.groups.length) { box.replaceChildren(h("p", {}, "No games yet: play one and come back.")); return; }
     const pct = (x) => `${Math.round(x * 100)}%`;
@@ -331,9 +349,14 @@ class ReplayPage {
       h("div", { class: "cards small" }, f.hands[s].map(staticCard)),
       f.shown[s].length ? h("div", {}, h("div", { class: "label" }, "On the table"), h("div", { class: "cards small" }, f.shown[s].map(staticCard))) : null);
     const deal = r.deals[this.deal];
+    const shownTrick = f.played.length ? f.played : f.trick;
     const what = f.action === null ? "The deal" + (deal.turnup_points ? `: ${names[deal.dealer]} turned up a seven of trumps (+${deal.turnup_points})` : "") + cutWords(deal, names) :
       `${names[f.player]} ${stepWords(f.action, f.scored)}` + (f.trick_done ? ` — ${names[f.winner]} wins trick ${f.tricks}` : "")
-      + (f.scored || []).filter((e) => e[2] === "last trick").map((e) => ` (+${e[1]} for the last trick)`).join("");
+      + (f.scored || []).filter((e) => e[2] === "last trick").map((e) => ` (+${e[1]} for the last trick)`).join("")
+      // a one-deal game's last step: its result, settled as the game's page said
+      + (deal.result && this.pos === this.frames().length - 1
+        ? `. ${deal.result.winner === null ? capital(deal.result.settlement) // ("drawn: nobody scores")
+          : `${names[deal.result.winner]} wins: settled ${deal.result.settlement}`}` : "");
     const here = `${this.deal}:${this.pos}`; // each step said once, its cards in words
     if (this.said !== here) { this.said = here; BezSpeech.say(spoken(what)); }
     show(h("div", { class: "replay-board" },
@@ -359,7 +382,10 @@ class ReplayPage {
           f.turnup ? h("figure", {}, staticCard(f.turnup), h("figcaption", { class: "muted" }, "turn-up")) : null),
         h("div", { class: "trick-area" },
           h("div", { class: "trick-cards" + (f.played.length ? " faded" : "") },
-            f.played.length ? f.played.map(staticCard) : f.trick.length ? f.trick.map(staticCard) : h("div", { class: "slot" })),
+            shownTrick.length ? shownTrick.map((c, i) => h("figure", {}, staticCard(c),
+              // who played it (at a table the cards alone do not say)
+              f.by && f.by[i] !== undefined ? h("figcaption", {}, `${names[f.by[i]]}${i === 0 ? " led" : ""}`) : null))
+              : h("div", { class: "slot" })),
           h("div", { class: "label" }, f.played.length ? `Trick ${f.tricks}: ${names[f.winner]} wins` : f.trick.length ? "Current trick" : ""))),
       seat(r.you)));
   }
