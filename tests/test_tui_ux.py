@@ -549,5 +549,9 @@ async def test_the_footer_names_the_explain_key() -> None:
     app = make_app(seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        footer = screen_text(app).splitlines()[-1]
+        for _ in range(50):  # (the footer is rebuilt after a refresh: slow on a loaded machine)
+            footer = screen_text(app).splitlines()[-1]
+            if "h Hint" in footer:
+                break
+            await pilot.pause(0.02)
         assert "e Explain" in footer and "h Hint" in footer and "q Quit" in footer, footer

@@ -140,7 +140,12 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         if self.note:
             self.status(self.note)
-        self.proceed()
+        # a game resumed at a deal's end: its summary opens once the log is laid out (what a
+        # summary covers is not redrawn, and the log beside it stayed in mid-deal)
+        if self.session.deal_over():
+            self.call_after_refresh(self.proceed)
+        else:
+            self.proceed()
 
     @property
     def colour(self) -> bool:
@@ -521,11 +526,13 @@ class GameScreen(Screen[None]):
                 if words[0] in ("exchange", "seven") else ""  # (Binocle: the nine)
             label = {"pass": "draw (pass)", "exchange": f"exchange {seven} for the turn-up",
                      "seven": f"declare {seven}", "carte": "carte blanche (key c)",
-                     "offer": "let your partner declare (key o)"}.get(words[0])
+                     "offer": "let your partner declare (key o)",
+                     # the cut (Six-, Eight-pack): a number, not a card (the hint hung)
+                     "guess": f"guess a cut of {words[-1]} cards"}.get(words[0])
             if label is None:  # a declaration, named as the list of choices names it
                 entries = {a: lab for _, lab, a in choice_entries(obs, self.session.state)}
-                label = "declare " + entries.get(text, " ".join(token_text(t)
-                                                                for t in words[1:]))
+                label = "declare " + (entries[text] if text in entries else
+                                      " ".join(token_text(t) for t in words[1:]))
             self.status(f"Hint: {label}")
             if text in self.option_actions:
                 self.query_one("#choices", ChoiceList).highlighted = \

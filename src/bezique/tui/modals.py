@@ -4,6 +4,7 @@ account of a finished deal with the result when the game is over.
 
 from __future__ import annotations
 
+import textwrap
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -162,21 +163,54 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def stats_text(lines: list[str], width: int) -> str:
+    """The statistics' lines in ``width`` columns, each indented line wrapped under itself: in
+    80 columns the end of "games 3 won of 5 · … · best meld" went to the left edge, where it
+    read as the heading of the next group.
+
+    >>> print(stats_text(["You, all games", "  games 1 won of 2 · best meld bezique 40"], 30))
+    You, all games
+      games 1 won of 2 · best meld
+      bezique 40
+    """
+    out: list[str] = []
+    for line in lines:
+        pad = " " * (len(line) - len(line.lstrip(" ")))
+        out.extend(textwrap.wrap(line.lstrip(" "), max(width, len(pad) + 10),
+                                 initial_indent=pad, subsequent_indent=pad,
+                                 break_long_words=False, break_on_hyphens=False) or [""])
+    return "\n".join(out)
+
+
 class StatsScreen(ModalScreen[None]):
     """The person's history and statistics from the saved games (as ``bezique stats``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,s,enter", "close", "Back")]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines = stats_lines()
+
     def compose(self) -> ComposeResult:
         """A scrollable text."""
         with VerticalScroll(id="rules-box"):
             yield Static(Text("Your statistics (saved games)\n", "bold"))
-            yield Static("\n".join(stats_lines()), id="stats-text")
+            yield Static("\n".join(self.lines), id="stats-text")
         yield Footer()
 
     def on_mount(self) -> None:
         """Arrows and page keys scroll the text."""
         self.query_one("#rules-box").focus()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        """The lines wrapped anew to the new width."""
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        text = self.query_one("#stats-text", Static)
+        if text.content_size.width:
+            text.update(stats_text(self.lines, text.content_size.width))
 
     def action_close(self) -> None:
         """Back to where we were."""

@@ -327,6 +327,8 @@ class Session:
             a = probe.string_to_action(text)
             probe.apply_action(a)
             s.log.extend(describe(before, a, probe, s.names))
+        if probe.is_terminal():  # as the deal's end was told when it was played
+            s.log.append(deal_over_line(probe, s.names))
         s.log.append("Game resumed")
         return s
 

@@ -34,6 +34,10 @@ VARIANT_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("4-handed, partners (128 cards)", "bezique4", {}),
     ("4-handed, each alone (128 cards)", "bezique4", {"partnership": "false"}),
 )
+# the options the Variant field chooses: never in the field of other options, where a game's
+# "partnership=False" stayed and overrode the choice of "4-handed, partners" (or refused any
+# other variant)
+VARIANT_OPTIONS = frozenset(name for _, _, implied in VARIANT_CHOICES for name in implied)
 
 
 def target_hint(variant: str) -> str:
@@ -103,7 +107,8 @@ class StartScreen(Screen[None]):
                 yield Input(str(c.target or ""), placeholder=target_hint(c.variant),
                             id="target", restrict=r"[0-9]*")
                 yield Label("Other options (name=value ...)")
-                yield Input(" ".join(f"{k}={v}" for k, v in c.options.items()),
+                yield Input(" ".join(f"{k}={v}" for k, v in c.options.items()
+                                     if k not in VARIANT_OPTIONS),
                             placeholder="e.g. last_trick=stock", id="options")
         with Horizontal(id="start-buttons"):
             yield Button("Start", id="start", variant="primary")
@@ -118,6 +123,7 @@ class StartScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Enter starts at once."""
+        self._fit_target(self.config.variant)
         self.query_one("#start", Button).focus()
 
     def _config(self) -> PlayConfig:
@@ -130,6 +136,9 @@ class StartScreen(Screen[None]):
             name, sep, value = item.partition("=")
             if not sep:
                 raise BeziqueError(f"option {item!r} must be written name=value")
+            if name in VARIANT_OPTIONS:
+                raise BeziqueError(f"{name} is chosen in the Variant field (4-handed, partners "
+                                   "or each alone)")
             opts[name] = value
         cfg = PlayConfig(level=max(1, level), variant=variant,
                          target=int(target_text) if target_text else None,
@@ -142,8 +151,16 @@ class StartScreen(Screen[None]):
     def _variant_changed(self, event: Select.Changed) -> None:
         """The target's hint follows the variant (2000 at a table of three or four)."""
         if isinstance(event.value, int):
-            self.query_one("#target", Input).placeholder = target_hint(
-                VARIANT_CHOICES[event.value][1])
+            self._fit_target(VARIANT_CHOICES[event.value][1])
+
+    def _fit_target(self, variant: str) -> None:
+        """A one-deal game has no target: its field is emptied and closed (a target left from
+        the last game refused Rubicon with "option 'target' does not apply")."""
+        field = self.query_one("#target", Input)
+        field.placeholder = target_hint(variant)
+        field.disabled = Rules.preset(variant).settlement == "portland"
+        if field.disabled:
+            field.value = ""
 
     @on(Input.Submitted)
     def _submitted(self) -> None:

@@ -244,13 +244,16 @@ class HandView(Widget):
         self._spans: list[tuple[int, int]] = []
 
     def set_cards(self, slots: list[CardSlot], colour: bool, active: bool = True) -> None:
-        """Show these cards (keeping the selection in range); ``active`` shows the selection.
-        The same cards are not drawn again."""
+        """Show these cards (keeping the selection in range); ``active`` shows the selection
+        and lets the hand take the focus.  The same cards are not drawn again."""
         if (slots, colour, active) == (self.slots, self.colour, self.active):
             return
         self.slots = slots
         self.colour = colour
         self.active = active
+        # no focus while the keys choose a declaration: a click on a card took the keys from
+        # the list (↑/↓ did nothing, and the footer said Enter plays a card)
+        self.can_focus = active
         if self.selected >= len(slots):
             self.selected = max(0, len(slots) - 1)
         self.refresh()
