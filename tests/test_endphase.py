@@ -100,6 +100,11 @@ def test_end_phase_refuses_a_lower_card_when_a_higher_one_is_held() -> None:
     with pytest.raises(IllegalActionError, match="you must win the trick with a higher card"):
         s.apply("play 9S")
     assert s.key() == before
+    # a card of another suit: the refusal says both duties, as the lower card is refused too
+    with pytest.raises(IllegalActionError, match="you must follow suit to K♠, and win the "
+                                                 "trick with a higher card than K♠"):
+        s.apply("play 9C")
+    assert s.key() == before
 
 
 def test_end_phase_refuses_a_discard_when_void_holding_a_trump() -> None:

@@ -73,9 +73,13 @@ def follow_allow(folded: int, lead: int, best: int, trump: int) -> int:
 def follow_problem(hand: int, p: int, lead: int, best: int, trump: int, copies: int) -> str:
     """Why playing ``p`` breaks the end-phase duty (see :func:`follow_mask`), for the player."""
     ls = suit_of(lead)
-    if fold_copies(hand, copies) & (0xFF << (ls * 8)):
+    same = fold_copies(hand, copies) & (0xFF << (ls * 8))
+    if same:
         if suit_of(p) != ls:
-            return f"you must follow suit to {card_symbol(lead)}"
+            higher = suit_of(best) == ls and same & (((1 << (best & 7)) - 1) << (ls * 8))
+            return f"you must follow suit to {card_symbol(lead)}" + (
+                f", and win the trick with a higher card than {card_symbol(best)}"
+                if higher else "")
         return f"you must win the trick with a higher card than {card_symbol(best)}"
     if suit_of(best) == trump:
         return (f"you have no card of {card_symbol(lead)[-1]}: you must trump above "
