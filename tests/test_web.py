@@ -239,7 +239,7 @@ def test_whole_game_against_the_computer_with_hint_and_undo(tmp_path: Path,
             final = me.view
         assert max(final["game"]["totals"]) >= 300
         # the stored record replays to the same result
-        rec = client.get(f"/api/games/{g['id']}/record", params={"token": g["token"]})
+        rec = client.post(f"/api/games/{g['id']}/record", json={"token": g["token"]})
         assert rec.status_code == 200
         result = replay(parse_record(rec.json()))
         assert result["game"]["scores"] == final["game"]["totals"]
@@ -585,9 +585,9 @@ def test_record_and_replay_show_only_finished_deals(tmp_path: Path) -> None:
         g = new_game(client, opponent="computer", level=1, target=3000)
         url = f"/api/games/{g['id']}"
         # mid-deal the record would reveal the hands and the stock: refused
-        assert client.get(f"{url}/record", params={"token": g["token"]}).status_code == 409
-        assert client.get(f"{url}/replay", params={"token": g["token"]}).json()["deals"] == []
-        assert client.get(f"{url}/record", params={"token": "x"}).status_code == 403
+        assert client.post(f"{url}/record", json={"token": g["token"]}).status_code == 409
+        assert client.post(f"{url}/replay", json={"token": g["token"]}).json()["deals"] == []
+        assert client.post(f"{url}/record", json={"token": "x"}).status_code == 403
         with client.websocket_connect(ws_url(g)) as ws:
             me = Seat(ws)
             me.first()
@@ -597,9 +597,9 @@ def test_record_and_replay_show_only_finished_deals(tmp_path: Path) -> None:
                 me.settle()
             final = me.view
             me.request({"type": "next"})
-        rec = client.get(f"{url}/record", params={"token": g["token"]}).json()
+        rec = client.post(f"{url}/record", json={"token": g["token"]}).json()
         assert len(rec["deals"]) == 1  # the new deal is not in it
-        rep = client.get(f"{url}/replay", params={"token": g["token"]}).json()
+        rep = client.post(f"{url}/replay", json={"token": g["token"]}).json()
         frames = rep["deals"][0]["frames"]
         assert len(frames) == len(rec["deals"][0]["actions"]) + 1
         assert frames[0]["action"] is None and len(frames[0]["hands"][0]) == 8

@@ -294,7 +294,7 @@ def test_three_friends_play_a_whole_three_handed_deal_with_their_links(tmp_path:
                 assert ann.view["deal"]["scores"] == list(live.game.state.scores)
                 assert ann.view["game"]["finished_deals"] == 1
                 # the finished deal can be replayed, with three hands
-                rep = client.get(f"/api/games/{gid}/replay", params={"token": tokens[2]})
+                rep = client.post(f"/api/games/{gid}/replay", json={"token": tokens[2]})
                 assert rep.status_code == 200
                 assert len(rep.json()["deals"][0]["frames"][0]["hands"]) == 3
     assert scan.checked > 200 and scan.worlds > 40 and not scan.problems, scan.problems[:5]
@@ -558,7 +558,7 @@ def test_a_computer_is_named_by_its_seat_and_its_level_said_beside_it(tmp_path: 
         assert live.row.names == whole
         # the replay names them as the page does, each computer's level beside (said once in
         # its list of players); the downloaded record (test_web_teaching) keeps the whole names
-        replay = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
+        replay = client.post(f"/api/games/{g['id']}/replay", json={"token": g["token"]})
         assert replay.json()["names"] == short
         assert replay.json()["levels"] == [None, *(levels or [5])]
         assert replay.json()["one_deal"] is False  # its seats' scores are the game's totals
@@ -640,7 +640,7 @@ def test_the_replay_says_whether_its_scores_are_a_game_or_a_deal(tmp_path: Path)
     with make_client(tmp_path / "g.db") as client:
         for variant, one_deal in (("bezique", False), ("rubicon", True)):
             g = create(client, opponent="computer", level=1, variant=variant)
-            r = client.get(f"/api/games/{g['id']}/replay", params={"token": g["token"]})
+            r = client.post(f"/api/games/{g['id']}/replay", json={"token": g["token"]})
             assert r.status_code == 200 and r.json()["one_deal"] is one_deal
 
 

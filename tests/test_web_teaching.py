@@ -53,7 +53,7 @@ def test_names_in_the_record_and_statistics_of_the_browsers_games(tmp_path: Path
         g = new_game(client, opponent="computer", level=1, target=100, seed=8, name="Ann")
         v = _finish(client, g, rng)
         assert v["game"]["names"][0] == "Ann"
-        rec = client.get(f"/api/games/{g['id']}/record", params={"token": g["token"]}).json()
+        rec = client.post(f"/api/games/{g['id']}/record", json={"token": g["token"]}).json()
         assert record_players(rec, 2) == ("Ann", "Computer (level 1 beginner)")
         other = new_game(client, opponent="computer", level=2, target=100, seed=9, name="Ann")
         stranger = new_game(client, opponent="computer", level=1, seed=1, name="Bo")

@@ -1,11 +1,13 @@
 """The ``bezique serve`` site: the ASGI app (FastAPI), its HTTP routes and the WebSocket for live
 play.
 
-Games are against the computer or a friend.  Each seat is held by an unguessable token; every
-message to a seat is built from that seat's :class:`~bezique.observation.Observation` only
-(:mod:`bezique.web.views`), so the other hand and the stock never leave the server.  Every action
-is stored (SQLite, as the game's record) before it is acknowledged, and a per-game
-:class:`asyncio.Lock` applies concurrent actions one at a time (:mod:`bezique.web.manager`).
+Games are against the computer or a friend.  Each seat is held by an unguessable token, sent in
+a request's body or in the socket's first message, never in an address (which lands in the
+browser's history and the server's logs); every message to a seat is built from that seat's
+:class:`~bezique.observation.Observation` only (:mod:`bezique.web.views`), so the other hand and
+the stock never leave the server.  Every action is stored (SQLite, as the game's record) before
+it is acknowledged, and a per-game :class:`asyncio.Lock` applies concurrent actions one at a
+time (:mod:`bezique.web.manager`).
 This module reads requests, checks their size and their form (by the one schema,
 :mod:`bezique.schema`: every refusal is a JSON error, never a 500 or a dropped socket), limits
 how fast one client creates games, and hands them on.
@@ -13,6 +15,7 @@ how fast one client creates games, and hands them on.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -133,6 +136,34 @@ def _ref(text: str | None) -> int | str | None:
     except UnicodeEncodeError:
         return None
     return ref
+
+
+HELLO_SECONDS = 10.0  # how long a new socket may take to send its token
+
+
+async def _hello(websocket: WebSocket) -> str | None:
+    """The seat token of a socket's first message, ``{"type": "hello", "token": "..."}``; None
+    (the socket closed, with the reason if it is still there) if it sends none in time."""
+    try:
+        msg = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        msg = {"type": "websocket.receive"}
+    if msg["type"] == "websocket.disconnect":
+        return None
+    text = msg.get("text")
+    try:
+        data = parse_json(text or "", RequestError, "")
+    except RequestError:
+        data = None
+    if isinstance(data, dict) and data.get("type") == "hello":
+        with contextlib.suppress(Refusal):
+            return _form(WebToken, data).token
+    with contextlib.suppress(Exception):
+        await websocket.send_json({"type": "error", "fatal": True, "message":
+                                   'send the seat\'s token first: {"type": "hello", '
+                                   '"token": "..."}'})
+        await websocket.close(code=4400)
+    return None
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -314,19 +345,25 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
         out.sort(key=lambda g: -float(g["updated"]))
         return {"games": out}
 
-    @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str, token: str = "") -> Response:
-        live, _ = manager.seat_or_refuse(game_id, token)
+    # the record and the replay are asked for with the token in the body (POST), as every other
+    # request of a seat: a token in an address's query lands in the browser's history and the
+    # server's logs; the page saves the record as a file itself
+    @app.post("/api/games/{game_id}/record")
+    async def record(game_id: str, request: Request) -> Response:
+        form = await _body(request, WebToken)
+        live, _ = manager.seat_or_refuse(game_id, form.token)
         rec = finished_record(live)
         if not rec["deals"]:
             raise Refusal("no deal of this game is finished yet", 409)
         return Response(json.dumps(rec, indent=1), media_type="application/json",
                         headers={"Content-Disposition":
-                                 f'attachment; filename="bezique-{game_id}.json"'})
+                                 f'attachment; filename="bezique-{game_id}.json"',
+                                 "Cache-Control": "no-store"})
 
-    @app.get("/api/games/{game_id}/replay")
-    async def replay(game_id: str, token: str = "") -> dict[str, Any]:
-        live, seat = manager.seat_or_refuse(game_id, token)
+    @app.post("/api/games/{game_id}/replay")
+    async def replay(game_id: str, request: Request) -> dict[str, Any]:
+        form = await _body(request, WebToken)
+        live, seat = manager.seat_or_refuse(game_id, form.token)
         rec = finished_record(live)
         # the players named as the game's page names them ("Computer 3"), each computer's
         # level beside (said once, in the replay's list of players)
@@ -337,20 +374,32 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
                 "one_deal": live.game.rules.settlement == "portland"}
 
     @app.websocket("/ws/{game_id}")
-    async def ws(websocket: WebSocket, game_id: str, token: str = "") -> None:
+    async def ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        # the page sends its token in its first message, {"type": "hello", "token": "..."},
+        # never in the address (a query lands in the server's logs); a client of its own may
+        # still give it as ?token=, checked before the handshake completes
+        hello = token is None
+        if token is None:
+            await websocket.accept()
+            said = await _hello(websocket)
+            if said is None:
+                return
+            token = said
         try:
             live, seat = manager.seat_or_refuse(game_id, token)
         except Refusal as e:
-            await websocket.accept()
+            if not hello:
+                await websocket.accept()
             await websocket.send_json({"type": "error", "message": e.message, "fatal": True})
             await websocket.close(code=4403 if e.status == 403 else 4404)
             return
         if not opening.allow(f"{game_id}/{seat}"):
-            # a storm of tabs: refused before the handshake completes (HTTP 403), the
-            # cheapest answer there is; a page learns of it as a failed connection
+            # a storm of tabs: refused (before the handshake completes, an HTTP 403, the
+            # cheapest answer there is); a page learns of it as a failed connection
             await websocket.close(code=4429)
             return
-        await websocket.accept()
+        if not hello:
+            await websocket.accept()
         # the game again: it may have left memory (and come back as another copy) meanwhile
         live = manager.get(game_id)
         try:

@@ -1,6 +1,7 @@
 """The site's requests that only read: the rules for players (the same text as the terminal's
 rules screen, :mod:`bezique.howto`), why a hint (:mod:`bezique.agents.explain`, from the
-asking seat's observation only) and a player's statistics over the games their browser holds
+asking seat's observation only, wherever hints are given: against the computer, and at a table
+of a person alone with computers) and a player's statistics over the games their browser holds
 seats in (:mod:`bezique.stats`).
 
 The statistics count only what is public once a deal is over (scores, melds declared, winners),
@@ -20,6 +21,7 @@ from fastapi import FastAPI, Request
 from ..agents.explain import explain
 from ..howto import rules_html, section_titles
 from ..stats import GamePlayed, game_played, tally
+from .computer import check_help
 from .live import COMPUTER, LiveGame, Refusal
 from .manager import Manager
 from .seats import is_table
@@ -52,8 +54,9 @@ def add_info_routes(app: FastAPI, manager: Manager,
         if not isinstance(data, dict):
             raise Refusal('send {"token": "...", "action": "play QS"}')
         live, seat = manager.seat_or_refuse(game_id, str(data.get("token", "")))
-        if live.row.opponent != COMPUTER:
-            raise Refusal("hints are only available against the computer", 409)
+        # where the hints are given: against the computer, and at a table of a person alone
+        # with computers (bezique.agents.explain speaks of tables too)
+        check_help(live, seat, "hints")
         obs = live.game.state.observation(seat)
         action = data.get("action")
         if obs.turn != seat or not isinstance(action, str) or action not in obs.legal:

@@ -459,11 +459,15 @@ class Manager:
             await self.leave(live, seat)
             return {"type": "ack", "version": live.row.version}
         if is_away(live.row, seat):  # a person back at the table takes their seat back
+            seen = live.row.version
             await self.back(live, seat)
             if kind == "back":
                 return {"type": "ack", "version": live.row.version}
-            raise Refusal("welcome back: you have your seat again; look at the table and "
-                          "play on", 409)
+            if kind != "next":
+                raise Refusal("welcome back: you have your seat again; look at the table and "
+                              "play on", 409)
+            if version == seen and live.row.version == seen + 1:  # "Next deal" does it too,
+                version = live.row.version  # from the view before the return
         if kind == "back":
             raise Refusal("you hold your seat already", 409)
         async with live.lock:

@@ -156,8 +156,11 @@ def invitation_seat(row: GameRow, invite: str) -> int:
     return 1
 
 
-def seats_view(row: GameRow, online: list[bool], you: int) -> list[dict[str, Any]]:
-    """What every seat is told about the seats (all public): name, kind, level, online, away."""
+def seats_view(row: GameRow, online: list[bool], you: int,
+               over: bool = False) -> list[dict[str, Any]]:
+    """What every seat is told about the seats (all public): name, kind, level, online, away
+    (the computer playing a person's seat: never once the game is ``over``, when nobody plays
+    it any more)."""
     out = []
     for seat, info in enumerate(row.seats):
         kind = str(info["kind"])
@@ -171,7 +174,7 @@ def seats_view(row: GameRow, online: list[bool], you: int) -> list[dict[str, Any
             "empty": kind == FRIEND_SEAT and row.token_hashes[seat] is None,
             # kept for a person of the last game at this table, to take from its page
             "kept": "last" in info,
-            "away": bool(info.get("away")),
+            "away": bool(info.get("away")) and not over,
         })
     return out
 

@@ -156,7 +156,7 @@ def table_view(obs: Observation, row: GameRow, deal_number: int, online: list[bo
             "you": seat,
             "names": names, "online": online, "version": row.version,
             "deal": deal_number, "totals": totals, "winner": obs.winner,
-            "seats": seats_view(row, online, seat),
+            "seats": seats_view(row, online, seat, over=obs.winner is not None),
             "partnership": partner >= 0,
             "partner": partner if partner >= 0 else None,
             "side_totals": list(sides(totals)) if partner >= 0 else None,

@@ -97,8 +97,9 @@ def turnup_line(obs: Observation, names: list[str]) -> list[dict[str, Any]]:
 
 
 def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, Any]]:
-    """The deal's last actions as sentences (all of them are public at the table), after the
-    turned-up seven's points, if any, while the log starts with the deal."""
+    """The deal's last actions as sentences (all of them are public at the table), each trick's
+    second card with who won the trick, after the turned-up seven's points, if any, while the
+    log starts with the deal."""
     start = max(0, len(obs.actions) - last)
     out: list[dict[str, Any]] = turnup_line(obs, names) if start == 0 else []
     plays = sum(1 for _, text in obs.actions[:start] if text.startswith("play"))
@@ -109,6 +110,11 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
         if verb == "play":
             card = card_symbol(split_token(rest)[0])
             line = f"{who} {'led' if plays % 2 == 0 else 'played'} {card}"
+            # the trick's second card: who won it (as the table's log says it)
+            if plays % 2 == 1 and plays // 2 < len(obs.tricks):
+                win = obs.tricks[plays // 2].winner
+                line += (" and won the trick" if win == seat else
+                         f"; {'you' if win == obs.seat else names[win]} won the trick")
             plays += 1
         elif verb == "meld":
             cards, name, pts = meld_info(obs.rules, obs.trump, text)

@@ -127,6 +127,31 @@ async function api(path, body) {
   return data;
 }
 
+// A game's record saved as a file: asked for with the seat's token in the body (POST), never in
+// an address (which lands in the history and the server's logs), and saved through a link to
+// the answer in memory.  recordButton: the button that does it ("Download record", "Record"),
+// ``failed(error, button)`` told if it cannot.
+async function saveRecord(id, token) {
+  const res = await fetch(`/api/games/${encodeURIComponent(id)}/record`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+  if (!res.ok) {
+    let data = {};
+    try { data = await res.json(); } catch (e) { /* not JSON */ }
+    throw new Error(data.error || `the server answered ${res.status}`);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const link = h("a", { href: url, download: `bezique-${id}.json`, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+function recordButton(id, token, label, failed) {
+  const b = h("button", { class: "btn ghost", "data-record": id, title: "Save this game's record (JSON) as a file",
+    onclick: () => saveRecord(id, token).catch((e) => failed(e, b)) }, label);
+  return b;
+}
+
 const app = document.getElementById("app");
 let current = null; // the running page controller (has stop())
 let keyHandler = null;

@@ -27,10 +27,11 @@ class GamePage {
   stop() { this.stopped = true; if (this.ws) this.ws.close(); }
   connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(this.id)}?token=${encodeURIComponent(this.saved.token)}`);
+    // the token goes in the first message, never in the address (which the server may log)
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(this.id)}`);
     this.ws = ws;
     ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
-    ws.onopen = () => { this.retry = 500; };
+    ws.onopen = () => { this.retry = 500; ws.send(JSON.stringify({ type: "hello", token: this.saved.token })); };
     ws.onclose = () => {
       if (this.stopped || this.fatal) return;
       if (!this.msg || !this.msg.text.startsWith("Connection lost")) this.setMsg("error", "Connection lost; reconnecting…"); // (said once)
@@ -90,7 +91,7 @@ class GamePage {
       this.hinted = Teach.target(m);
       const version = this.view.game.version, action = Teach.pick(this.hinted, this.view);
       this.setMsg("hint", `Hint: ${m.text}.`);
-      if (Teach.explain && action && !this.view.game.seats) { // (why: two seats only)
+      if (Teach.explain && action) { // (why: at a table of you and computers too)
         Teach.why(this, action).then((why) => {
           if (this.view.game.version === version && why.length) this.setMsg("hint", `Hint: ${m.text}. Why: ${why.join("; ")}.`);
         }).catch(() => {});
@@ -271,7 +272,7 @@ class GamePage {
       toggle("motion", "Motion", BezMotion.reduced() ? "Your system asks for reduced motion: cards do not move" : "Cards slide to the trick and to its winner", BezMotion, "on"),
       toggle("sound", "Sound", "Short sounds for cards, melds and your turn", BezSound, "on"),
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
-      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(this.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
+      g.finished_deals > 0 ? recordButton(g.id, this.saved.token, "Download record", (e) => this.setMsg("error", e.message)) : null);
     const handButtons = d.hand.map((c) => cardButton(c, "hand")); // numbered first: 1, 2, ...
     const tableButtons = d.table[me].map((c) => cardButton(c, "table"));
     const mySeat = h("section", { class: "seat me" + (d.your_turn && !drawing ? " my-turn" : ""), "aria-label": "your seat" },

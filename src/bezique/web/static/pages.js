@@ -125,10 +125,9 @@ function gamesPanel() {
       else if (g.deal_over && ONE_DEAL.includes(g.variant)) state = "A draw";
       else if (g.deal_over) state = "Deal over";
       else state = g.turn === me ? "Your turn" : `${g.names[table ? g.turn : opp]} to play`;
-      const token = encodeURIComponent(saved[g.id].token);
       const finished = g.deal - 1 + (g.deal_over ? 1 : 0);
       const past = finished ? [h("a", { class: "btn secondary", href: `#/replay/${g.id}` }, "Replay"),
-        h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${token}`, download: `bezique-${g.id}.json` }, "Record")] : [];
+        recordButton(g.id, saved[g.id].token, "Record", (e, b) => b.replaceWith(h("span", { class: "error-box" }, e.message)))] : [];
       // a new game started after this finished one between friends (at its table, or by the two):
       // this seat's own place in it, one press away
       const next = g.next_game ? h("button", { class: "btn", "data-next": g.id, onclick: (e) => BezTable.again(g.id, saved[g.id].token)
@@ -317,7 +316,7 @@ class ReplayPage {
     const saved = Saved.get(id);
     if (!saved) { show(h("p", { class: "error-box" }, "This browser holds no seat in that game.")); return; }
     show(h("p", { class: "loading" }, "Loading the replay…"));
-    api(`/api/games/${encodeURIComponent(id)}/replay?token=${encodeURIComponent(saved.token)}`).then((r) => {
+    api(`/api/games/${encodeURIComponent(id)}/replay`, { token: saved.token }).then((r) => {
       this.data = r; this.deal = 0; this.pos = 0;
       if (!r.deals.length) { show(h("section", { class: "panel" }, h("p", {}, "No deal of this game is finished yet: a deal can be replayed once it is over."), h("a", { class: "btn", href: `#/game/${id}` }, "Back to the table"))); return; }
       keyHandler = (ev) => this.onKey(ev);

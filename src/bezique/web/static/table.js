@@ -3,7 +3,8 @@
 // for 3-4 seats: names, scores and side totals, each seat's shown cards, the trick of up to
 // four cards, whose turn, offer and combining as moves, the deal's result per seat and side;
 // the next game at the same table, each person's page offered their own seat in it;
-// hints (highlighted like the two-seat game's) and undo for a person alone with computers.
+// hints (highlighted like the two-seat game's, and why, in explain mode) and undo for a person
+// alone with computers.
 // For a screen reader the cards, hands, stock and melds are named in words, and what changed is
 // said once per view (BezSpeech.tableNews in motion.js), an error as an alert.
 // Loaded before app.js; uses its helpers (h, cardImg, api, Saved, ...) at call time.
@@ -233,10 +234,11 @@ const BezTable = {
       h("button", { class: "btn ghost", id: "seat-link", onclick: () => page.seatLink() }, "My seat link"),
       h("label", { class: "auto-draw", title: "After a trick you win with nothing to declare, draw without a click" }, // (as the two-seat page's)
         h("input", { type: "checkbox", id: "auto-draw", checked: page.autoDraw, onchange: (e) => { page.autoDraw = e.target.checked; page.render(); } }), " Draw by itself"),
+      alone ? toggle("explain", "Explain hints", "A hint also says why", Teach, "explain") : null,
       toggle("motion", "Motion", "Cards slide to the trick and to its winner", BezMotion, "on"),
       toggle("sound", "Sound", "Short sounds for cards, melds and your turn", BezSound, "on"),
       g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `#/replay/${g.id}` }, "Replay") : null,
-      g.finished_deals > 0 ? h("a", { class: "btn ghost", href: `/api/games/${g.id}/record?token=${encodeURIComponent(page.saved.token)}`, download: `bezique-${g.id}.json` }, "Download record") : null);
+      g.finished_deals > 0 ? recordButton(g.id, page.saved.token, "Download record", (e) => page.setMsg("error", e.message)) : null);
     const mySeat = h("section", { class: "seat me" + (d.your_turn && !drawing ? " my-turn" : ""), "aria-label": "your seat" },
       h("div", { class: "me-head" }, head(me), tools),
       h("div", { class: "status", id: "status" }, said(this.status(page)), // (its news: said below)
