@@ -8,6 +8,7 @@ or a meld is shown and dropped before a draw, which shows nothing new.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -264,3 +265,29 @@ async def test_an_eight_pack_deals_many_melds_leave_the_result_in_sight() -> Non
         for line in result_text(s).splitlines()[:2]:  # who wins, and the settlement
             assert " ".join(line.split()[:8]) in " ".join(text.split()), text
         assert "Enter/a: play again" in text
+
+
+def test_a_one_deal_games_score_panel_says_how_far_each_side_is_from_the_rubicon() -> None:
+    """Rubicon's score panel had a Game column repeating the deal's points (a one-deal game
+    has no game score); it now says how many points each side still needs to pass the
+    rubicon, brisques counted (RULES.md 9.0.7), and "past" once there."""
+    from rich.console import Console
+
+    from bezique.tui.table import score_panel
+
+    def panel(state: State) -> str:
+        console = Console(width=24, record=True, color_system=None)
+        console.print(score_panel(state.observation(0), state.is_terminal(), False))
+        return console.export_text()
+
+    state = low_deal("rubicon", ["KS", "QS", "JS", "TS", "TS", "AS", "KH", "QH", "9D"])
+    win_with_ten(state)
+    state.apply("meld AS TS KS QS JS")  # the sequence fixes trumps: 250
+    obs = state.observation(0)
+    assert obs.scores[0] == 250 and obs.brisques[0] == 10
+    text = panel(state)
+    assert "To 1000" in text and "Game" not in text
+    assert re.search(r"You\s+250\s+740\b", text), text
+    assert re.search(r"Computer\s+0\s+1000\b", text), text
+    classic = deal(["7C"], ["AC"], turnup="8H")
+    assert "Game" in panel(classic) and "To 1000" not in panel(classic)

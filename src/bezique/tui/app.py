@@ -43,7 +43,7 @@ Screen { layout: vertical; }
 RulesScreen, StatsScreen { align: center middle; }
 #rules-box { width: 100%; max-width: 90; height: 1fr; border: round $accent; padding: 0 1; }
 SummaryScreen { align: center middle; }
-#summary-box { width: 76; max-width: 100%; height: auto; max-height: 100%;
+#summary-box { width: 100%; max-width: 100; height: auto; max-height: 100%;
                border: thick $accent; padding: 0 1; background: $surface; }
 #result { margin-top: 1; text-style: bold; }
 #summary-body { height: auto; max-height: 100%; scrollbar-size-vertical: 1; }

@@ -123,16 +123,24 @@ def opponent_panel(obs: Observation, deal_over: bool, colour: bool,
 
 
 def score_panel(obs: Observation, terminal: bool, colour: bool) -> Group:
-    """The scores of the deal and the game, trumps and the turn-up, the stock, whose turn."""
+    """The scores of the deal and the game, trumps and the turn-up, the stock, whose turn.  A
+    one-deal game (Rubicon, Six-pack, Eight-pack) has no game score: beside the deal's points,
+    how far each side is from the rubicon (RULES.md 9.0.7: under it at the end, the loser is
+    rubiconed), brisques counted."""
+    one_deal = obs.rules.settlement == "portland"
     t = Table(box=None, padding=(0, 0), expand=True, show_edge=False)
     t.add_column("", no_wrap=True)
     t.add_column("Deal", justify="right")
-    t.add_column("Game", justify="right")
+    t.add_column(f"To {obs.rules.rubicon_at}" if one_deal else "Game", justify="right")
     for seat in (0, 1):
         name = NAMES[seat]
         mark = "▶" if obs.turn == seat and not terminal else " "
-        t.add_row(f"{mark}{name}", str(obs.scores[seat]), str(obs.totals[seat]
-                                                              + obs.scores[seat]))
+        if one_deal:
+            short = obs.rules.rubicon_at - obs.scores[seat] - obs.brisques[seat]
+            last = str(short) if short > 0 else "past"
+        else:
+            last = str(obs.totals[seat] + obs.scores[seat])
+        t.add_row(f"{mark}{name}", str(obs.scores[seat]), last)
     whose = Text(whose_turn(obs, terminal), "bold yellow" if colour else "bold")
     return Group(t, *trump_and_stock(obs, colour), whose)
 
