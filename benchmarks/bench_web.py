@@ -99,10 +99,10 @@ async def play_game(base: str, game: tuple[str, str, str], rng: random.Random,
     gid, token0, token1 = game
     ws_base = base.replace("http://", "ws://")
     async with gate:
-        w0 = await websockets.connect(f"{ws_base}/ws/{gid}?token={token0}", open_timeout=120,
-                                      max_size=None)
-        w1 = await websockets.connect(f"{ws_base}/ws/{gid}?token={token1}", open_timeout=120,
-                                      max_size=None)
+        w0 = await websockets.connect(f"{ws_base}/ws/{gid}", open_timeout=120, max_size=None)
+        await w0.send(json.dumps({"type": "hello", "token": token0}))
+        w1 = await websockets.connect(f"{ws_base}/ws/{gid}", open_timeout=120, max_size=None)
+        await w1.send(json.dumps({"type": "hello", "token": token1}))
         seats = [Client(w0), Client(w1)]
         await seats[0].recv()
         await seats[1].recv()
@@ -141,8 +141,8 @@ async def hinter(base: str, http: httpx.AsyncClient, stop: Stop, counts: dict[st
     and plays the hinted move every third hint (so that the computer moves too)."""
     g = (await http.post(f"{base}/api/games", json={"opponent": "computer", "level": 3})).json()
     ws_base = base.replace("http://", "ws://")
-    async with websockets.connect(f"{ws_base}/ws/{g['id']}?token={g['token']}",
-                                  max_size=None) as ws:
+    async with websockets.connect(f"{ws_base}/ws/{g['id']}", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": g["token"]}))
         me = Client(ws)
         await me.recv()
         n = 0
@@ -180,13 +180,14 @@ async def tab_storm(base: str, http: httpx.AsyncClient, tabs: int, stop: Stop,
     """One seat token opening ``tabs`` pages at once (50 handshakes at a time), again and again
     until ``stop``; the server keeps the newest few and closes the rest."""
     gid, token, _ = await setup_game(base, http, 1000)
-    url = base.replace("http://", "ws://") + f"/ws/{gid}?token={token}"
+    url = base.replace("http://", "ws://") + f"/ws/{gid}"
     gate = asyncio.Semaphore(50)
 
     async def tab() -> None:
         async with gate:
             try:
                 async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": token}))
                     await ws.recv()
                     counts["tabs"] += 1
                     try:

@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ws_helpers import open_seat
 
 from bezique import Rules, State
 from bezique.engine import COMMANDS, Engine
@@ -218,7 +219,7 @@ def test_fuzz_web_api(site: Any, body: str, route: str) -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 def test_fuzz_web_socket(site: Any, messages: list[str]) -> None:
     client, g = site
-    with client.websocket_connect(f"/ws/{g['id']}?token={g['token']}") as ws:
+    with open_seat(client, g["id"], g["token"]) as ws:
         assert ws.receive_json()["type"] == "state"
         for text in messages:
             ws.send_text(text)

@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 from test_tui_tables import play_out
 from test_web import Seat
-from test_web_tables import TableScan, catch_up, create, table_client, ws_url
+from test_web_tables import TableScan, catch_up, create, table_client
+from ws_helpers import open_seat
 
 from bezique import Rules
 from bezique.cli import main
@@ -107,7 +108,7 @@ def test_the_browsers_statistics_count_a_table_game(tmp_path: Path) -> None:
                    seats=[{"kind": "computer", "level": 1}] * 2)
         gid = g["id"]
         live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(gid, g["token"])) as w0:
+        with open_seat(client, gid, g["token"]) as w0:
             me = Seat(w0)
             me.first()
             while True:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from ws_helpers import open_seat
 
 from bezique.actions import CARTE, EXCHANGE, SEVEN
 from bezique.cards import RANKS, SUITS, card_name, parse_card
@@ -190,10 +191,6 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
     return data
 
 
-def ws_url(game: dict[str, Any], token: str | None = None) -> str:
-    return f"/ws/{game['id']}?token={token or game['token']}"
-
-
 # ---------------------------------------------------------------------- against the computer
 
 
@@ -203,7 +200,7 @@ def test_whole_game_against_the_computer_with_hint_and_undo(tmp_path: Path,
     with make_client(tmp_path / "g.db", scan) as client:
         g = new_game(client, opponent="computer", level=1, target=300, seed=5)
         live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(g)) as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             me = Seat(ws)
             me.first()
             me.settle()
@@ -272,10 +269,10 @@ def test_two_seats_play_each_other_in_real_time(tmp_path: Path, scan: PrivacySca
         again = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]})
         assert again.status_code == 409
         tokens = [g["token"], j.json()["token"]]
-        with client.websocket_connect(ws_url(g, tokens[0])) as w0:
+        with open_seat(client, g["id"], tokens[0]) as w0:
             a = Seat(w0, "Ann")
             a.first()
-            with client.websocket_connect(ws_url(g, tokens[1])) as w1:
+            with open_seat(client, g["id"], tokens[1]) as w1:
                 b = Seat(w1, "Bob")
                 b.first()
                 a.first()  # Ann is told Bob came online
@@ -308,10 +305,10 @@ def test_a_seat_may_leave_and_come_back(tmp_path: Path) -> None:
         g = new_game(client, opponent="friend", name="Ann")
         j = client.post(f"/api/games/{g['id']}/join",
                         json={"invite": g["invite"], "name": "Bob"}).json()
-        with client.websocket_connect(ws_url(g)) as w0:
+        with open_seat(client, g["id"], g["token"]) as w0:
             a = Seat(w0)
             a.first()
-            with client.websocket_connect(ws_url(g, j["token"])) as w1:
+            with open_seat(client, g["id"], j["token"]) as w1:
                 b = Seat(w1)
                 b.first()
                 a.first()
@@ -320,7 +317,7 @@ def test_a_seat_may_leave_and_come_back(tmp_path: Path) -> None:
                 left = b.view
             a.first()  # Bob left: Ann is told
             assert a.view["game"]["online"] == [True, False]
-            with client.websocket_connect(ws_url(g, j["token"])) as w1:
+            with open_seat(client, g["id"], j["token"]) as w1:
                 b = Seat(w1)
                 b.first()
                 assert b.view["deal"] == left["deal"] and b.view["deal"]["your_turn"]
@@ -350,8 +347,8 @@ def test_every_bad_request_is_refused_and_changes_nothing(tmp_path: Path,
         j = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
         other = new_game(client, opponent="computer", level=1)
         live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(g)) as w0, \
-                client.websocket_connect(ws_url(g, j["token"])) as w1:
+        with open_seat(client, g["id"], g["token"]) as w0, \
+                open_seat(client, g["id"], j["token"]) as w1:
             a, b = Seat(w0), Seat(w1)
             a.first()
             b.first()
@@ -416,10 +413,10 @@ def test_every_bad_request_is_refused_and_changes_nothing(tmp_path: Path,
         assert r.status_code == 404
         assert _fixed(live) == after
         # a socket with a wrong token gets one error and is closed; it can do nothing
-        with client.websocket_connect(f"/ws/{g['id']}?token=guessed") as bad:
+        with open_seat(client, g["id"], "guessed") as bad:
             m = bad.receive_json()
             assert m["type"] == "error" and m["fatal"] and "does not hold a seat" in m["message"]
-        with client.websocket_connect(f"/ws/{g['id']}?token={other['token']}") as bad:
+        with open_seat(client, g["id"], other["token"]) as bad:
             assert bad.receive_json()["fatal"]
         assert _fixed(live) == after
         # creating games with bad settings
@@ -463,7 +460,7 @@ def test_a_restarted_server_serves_the_same_games(tmp_path: Path, scan: PrivacyS
         g = new_game(client, opponent="computer", level=1, target=1000)
         f = new_game(client, opponent="friend", name="Ann")
         fj = client.post(f"/api/games/{f['id']}/join", json={"invite": f["invite"]}).json()
-        with client.websocket_connect(ws_url(g)) as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             me = Seat(ws)
             me.first()
             me.settle()
@@ -476,7 +473,7 @@ def test_a_restarted_server_serves_the_same_games(tmp_path: Path, scan: PrivacyS
     # a new app on the same database: the game is where it was
     with make_client(db, scan) as client:
         assert client.app.state.manager.games == {}  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(g)) as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             me = Seat(ws)
             me.first()
             now = me.view
@@ -565,7 +562,7 @@ def test_a_binocle_deal_against_the_computer(tmp_path: Path, scan: PrivacyScan) 
     rng = random.Random(4)
     with make_client(tmp_path / "g.db", scan) as client:
         g = new_game(client, opponent="computer", level=1, variant="binocle", target=2000)
-        with client.websocket_connect(ws_url(g)) as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             me = Seat(ws)
             me.first()
             me.settle()
@@ -588,7 +585,7 @@ def test_record_and_replay_show_only_finished_deals(tmp_path: Path) -> None:
         assert client.post(f"{url}/record", json={"token": g["token"]}).status_code == 409
         assert client.post(f"{url}/replay", json={"token": g["token"]}).json()["deals"] == []
         assert client.post(f"{url}/record", json={"token": "x"}).status_code == 403
-        with client.websocket_connect(ws_url(g)) as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             me = Seat(ws)
             me.first()
             me.settle()

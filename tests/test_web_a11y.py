@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from live_site import TIMEOUT_MS, served_at
-from test_web import Seat, make_client, new_game, ws_url
+from test_web import Seat, make_client, new_game
 from test_web_e2e import practice_game, seed_with_a_marriage
+from ws_helpers import open_seat
 
 from bezique.web.app import create_app
 
@@ -255,7 +256,7 @@ def test_the_replay_by_keyboard_says_each_step(tmp_path: Path, browser: Any) -> 
     db, rng = tmp_path / "g.db", random.Random(2)
     with make_client(db) as client:  # a deal played to its end, by the protocol
         g = new_game(client, opponent="computer", level=1, seed=5, name="Ann")
-        with client.websocket_connect(ws_url(g)) as w:
+        with open_seat(client, g["id"], g["token"]) as w:
             me = Seat(w)
             me.first()
             for _ in range(3000):

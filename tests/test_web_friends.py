@@ -16,6 +16,7 @@ import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from test_web import Seat
+from ws_helpers import open_seat
 
 from bezique.web.app import create_app
 from bezique.web.manager import Manager
@@ -48,7 +49,7 @@ def test_taking_the_seat_back_wakes_the_computers_that_waited(tmp_path: Path) ->
         g = client.post("/api/games", json={"variant": "bezique3", "name": "Ann",
                                             "level": 1}).json()
         live = manager.games[g["id"]]
-        with client.websocket_connect(f"/ws/{g['id']}?token={g['token']}") as w:
+        with open_seat(client, g["id"], g["token"]) as w:
             ann = Seat(w)
             ann.first()
             assert ann.act(ann.view["deal"]["legal"][0])["type"] == "ack"
@@ -80,13 +81,13 @@ def test_a_player_gone_before_a_restart_is_still_given_to_the_computer(tmp_path:
     with client:
         g, j = _friends_table(client)
         gid = g["id"]
-        with client.websocket_connect(f"/ws/{gid}?token={j['token']}") as w:
+        with open_seat(client, gid, j["token"]) as w:
             Seat(w).first()
         # Bob's page closed: the timer runs, and the server stops before it ends
     assert not Store(db).load(gid).seats[1]["away"]  # type: ignore[union-attr]
     client, manager = _client(db, away_seconds=0.5)
     with client:
-        with client.websocket_connect(f"/ws/{gid}?token={g['token']}") as w:
+        with open_seat(client, gid, g["token"]) as w:
             ann = Seat(w)
             ann.first()
             assert not ann.view["game"]["seats"][1]["away"]
@@ -99,7 +100,7 @@ def test_a_player_gone_before_a_restart_is_still_given_to_the_computer(tmp_path:
             _until(lambda: live.game.state.current_player() == 0)
             assert any(p == 1 for p, _ in live.game.state.history())
         # his link gives his seat back, after the restart too
-        with client.websocket_connect(f"/ws/{gid}?token={j['token']}") as w:
+        with open_seat(client, gid, j["token"]) as w:
             Seat(w).first()
             assert not manager.games[gid].row.seats[1]["away"]
 
@@ -111,7 +112,7 @@ def test_a_friend_who_sits_but_never_opens_the_table_is_played_by_the_computer(
         g, _ = _friends_table(client)
         live = manager.games[g["id"]]
         _until(lambda: bool(live.row.seats[1]["away"]))
-        with client.websocket_connect(f"/ws/{g['id']}?token={g['token']}") as w:
+        with open_seat(client, g["id"], g["token"]) as w:
             ann = Seat(w)
             ann.first()
             assert ann.view["game"]["seats"][1]["away"] and ann.view["deal"]["your_turn"]
@@ -146,11 +147,11 @@ def test_a_page_opened_while_its_game_leaves_memory_plays_the_one_copy(tmp_path:
                         json={"invite": g["invite"], "name": "Bob"}).json()
         other["id"] = client.post("/api/games", json={"opponent": "computer",
                                                       "level": 1}).json()["id"]
-        with client.websocket_connect(f"/ws/{g['id']}?token={g['token']}") as w0:
+        with open_seat(client, g["id"], g["token"]) as w0:
             ann = Seat(w0)
             ann.first()
             other.clear()
-            with client.websocket_connect(f"/ws/{g['id']}?token={j['token']}") as w1:
+            with open_seat(client, g["id"], j["token"]) as w1:
                 bob = Seat(w1)
                 bob.first()
                 # both pages are on the one copy held (else Ann would never hear of Bob)

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from live_site import TIMEOUT_MS
 from test_web import PrivacyScan, Seat
 from test_web_tables_again import finish
+from ws_helpers import open_seat
 
 from bezique.web.app import create_app
 from bezique.web.manager import Manager
@@ -57,7 +58,7 @@ def test_play_again_after_a_game_of_two_friends_offers_the_friend_their_seat(
         gid, old = friends(client.post, manager, target=300, options={"last_trick": "stock"})
         before = client.post(f"/api/games/{gid}/state", json={"token": old[1]}).json()["game"]
         assert before["winner"] is not None and before["next_game"] is None
-        with client.websocket_connect(f"/ws/{gid}?token={old[1]}") as ws:
+        with open_seat(client, gid, old[1]) as ws:
             bea_page = Seat(ws)
             assert bea_page.first()["game"]["next_game"] is None
             # Ann presses Play again: the next game starts, she at its seat 0 (she leads)
@@ -82,7 +83,7 @@ def test_play_again_after_a_game_of_two_friends_offers_the_friend_their_seat(
         assert manager.get(new).row.invite_hash is None
         r = client.post(f"/api/games/{new}/join", json={"invite": "guess", "name": "Eve"})
         assert r.status_code == 403
-        with client.websocket_connect(f"/ws/{new}?token={ann['token']}") as ws:
+        with open_seat(client, new, ann["token"]) as ws:
             ann_page = Seat(ws)
             first = ann_page.first()
             assert first["game"]["waiting_for_friend"]

@@ -17,6 +17,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from ws_helpers import open_seat
 
 from bezique import Rules, State
 from bezique.web.app import MAX_MESSAGE, create_app
@@ -61,7 +62,7 @@ def test_nested_brackets_over_the_websocket_get_an_error_and_the_socket_stays(
     """The same over the WebSocket dropped the connection."""
     with client_for(tmp_path) as client:
         g = new_game(client, opponent="computer", level=1)
-        with client.websocket_connect(f"/ws/{g['id']}?token={g['token']}") as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             assert ws.receive_json()["type"] == "state"
             for body in NESTED:
                 ws.send_text(body[:MAX_MESSAGE])
@@ -134,7 +135,7 @@ def test_idle_games_leave_memory_and_load_again(tmp_path: Path) -> None:
         assert r.json()["type"] == "ack"
         assert len(manager.games) == 3
         # a game with a page open stays, however many others come
-        with client.websocket_connect(f"/ws/{first['id']}?token={first['token']}") as ws:
+        with open_seat(client, first["id"], first["token"]) as ws:
             ws.receive_json()
             for _ in range(4):
                 new_game(client, opponent="friend")
@@ -177,17 +178,16 @@ def test_sockets_per_seat_are_capped_and_a_connect_tells_only_the_new_socket(
     with TestClient(create_app(manager=manager)) as client:
         g = new_game(client, opponent="friend")
         j = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
-        url0 = f"/ws/{g['id']}?token={g['token']}"
-        with client.websocket_connect(f"/ws/{g['id']}?token={j['token']}") as other:
+        with open_seat(client, g["id"], j["token"]) as other:
             assert other.receive_json()["game"]["online"] == [False, True]
-            with client.websocket_connect(url0) as a:
+            with open_seat(client, g["id"], g["token"]) as a:
                 assert a.receive_json()["type"] == "state"
                 assert other.receive_json()["game"]["online"] == [True, True]
                 sent.clear()
-                with client.websocket_connect(url0) as b:
+                with open_seat(client, g["id"], g["token"]) as b:
                     assert b.receive_json()["type"] == "state"
                     assert sent == [(0, "state")]  # the new socket only
-                    with client.websocket_connect(url0) as c:
+                    with open_seat(client, g["id"], g["token"]) as c:
                         assert c.receive_json()["type"] == "state"
                         gone = a.receive_json()  # the oldest page is closed
                         assert gone["fatal"] and "another page" in gone["message"]
@@ -275,7 +275,7 @@ def test_practice_games_are_marked_and_other_shuffles_stay_secret(tmp_path: Path
         secret = new_game(client, opponent="computer", level=1)
         assert chosen["practice"] is True and secret["practice"] is False
         for g in (chosen, secret):
-            with client.websocket_connect(f"/ws/{g['id']}?token={g['token']}") as ws:
+            with open_seat(client, g["id"], g["token"]) as ws:
                 said.append(json.dumps(ws.receive_json()))
         mine = client.post("/api/mine", json={"games": {g["id"]: g["token"]
                                                         for g in (chosen, secret)}}).json()
@@ -325,14 +325,14 @@ def test_pages_opened_on_one_seat_are_rate_limited(tmp_path: Path) -> None:
     """A storm of tabs on one seat: each page beyond the limit gets one line and is closed."""
     with client_for(tmp_path, pages_per_minute=6) as client:
         g = new_game(client, opponent="friend")
-        url = f"/ws/{g['id']}?token={g['token']}"
         for _ in range(10):
-            with client.websocket_connect(url) as ws:
+            with open_seat(client, g["id"], g["token"]) as ws:
                 assert ws.receive_json()["type"] == "state"
-        for _ in range(2):  # refused before the handshake completes
-            with pytest.raises(WebSocketDisconnect) as e, client.websocket_connect(url):
-                pass
+        for _ in range(2):  # refused once its hello names the seat: closed, no state
+            with pytest.raises(WebSocketDisconnect) as e, \
+                    open_seat(client, g["id"], g["token"]) as ws:
+                ws.receive_json()
             assert e.value.code == 4429
         other = new_game(client, opponent="friend")  # other games are not affected
-        with client.websocket_connect(f"/ws/{other['id']}?token={other['token']}") as ws:
+        with open_seat(client, other["id"], other["token"]) as ws:
             assert ws.receive_json()["type"] == "state"

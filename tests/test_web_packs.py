@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from test_web import PrivacyScan, Seat, make_client, new_game, scan, ws_url
+from test_web import PrivacyScan, Seat, make_client, new_game, scan
+from ws_helpers import open_seat
 
 __all__ = ["scan"]  # the privacy scan fixture, checking every message of these games too
 
@@ -27,7 +28,7 @@ def test_a_whole_rubicon_game_in_the_browser_ends_with_its_settlement(tmp_path: 
                                                                       scan: PrivacyScan) -> None:
     with make_client(tmp_path / "g.db", scan) as client:
         g = new_game(client, opponent="computer", level=1, variant="rubicon", seed=4)
-        with client.websocket_connect(ws_url(g)) as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             me = Seat(ws)
             me.first()
             me.settle()
@@ -51,7 +52,7 @@ def test_carte_blanche_and_the_guess_of_the_cut_are_moves(tmp_path: Path,
         g = new_game(client, opponent="computer", level=1, variant="sixpack", seed=1)
         live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
         assert live.game.rules.variant == "sixpack"
-        with client.websocket_connect(ws_url(g)) as ws:
+        with open_seat(client, g["id"], g["token"]) as ws:
             me = Seat(ws)
             me.first()
             me.settle()
@@ -79,7 +80,7 @@ def test_the_score_table_names_what_cards_won_count(tmp_path: Path, scan: Privac
     with make_client(tmp_path / "g.db", scan) as client:
         for variant, label in want.items():
             g = new_game(client, opponent="computer", level=1, variant=variant, seed=2)
-            with client.websocket_connect(ws_url(g)) as ws:
+            with open_seat(client, g["id"], g["token"]) as ws:
                 me = Seat(ws)
                 me.first()
                 assert me.view["deal"]["brisques_label"] == label, variant

@@ -174,7 +174,8 @@ def test_a_table_is_set_to_the_length_chosen(fast_site: str, browser: Any) -> No
         gamesPage();
         await new Promise((r) => setTimeout(r, 50));
         const li = document.querySelector('#games li');
-        return [li.innerText, [...li.querySelectorAll('a, button')].map((a) => a.textContent)]; }""")
+        const links = [...li.querySelectorAll('a, button')];
+        return [li.innerText, links.map((a) => a.textContent)]; }""")
     assert "Their side won" in listed[0] and listed[1] == ["Open", "Replay", "Record"], listed
 
 

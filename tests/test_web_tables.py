@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fourhanded import deal4, declare, win_trick
 from test_web import ALLOWED_KEYS, Seat, make_client
+from ws_helpers import open_seat
 
 import bezique.web.manager as manager_module
 from bezique import Rules, State
@@ -208,10 +209,6 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
     return out
 
 
-def ws_url(gid: str, token: str) -> str:
-    return f"/ws/{gid}?token={token}"
-
-
 def catch_up(seats: list[Seat], version: int) -> None:
     for s in seats:
         while s.view["game"]["version"] < version:
@@ -228,7 +225,7 @@ def test_three_friends_play_a_whole_three_handed_deal_with_their_links(tmp_path:
         assert [i["seat"] for i in g["invites"]] == [1, 2]
         assert all(i["invite_path"] == f"/#/join/{gid}/{i['invite']}" for i in g["invites"])
         tokens = {0: g["token"]}
-        with client.websocket_connect(ws_url(gid, g["token"])) as w0:
+        with open_seat(client, gid, g["token"]) as w0:
             ann = Seat(w0, "Ann")
             assert ann.first()["game"]["waiting_for"] == 2
             # nobody plays before every seat is taken
@@ -255,7 +252,7 @@ def test_three_friends_play_a_whole_three_handed_deal_with_their_links(tmp_path:
             ann.first()
             assert ann.view["game"]["waiting_for"] == 0
             assert ann.view["game"]["names"] == ["Ann", "Bob", "Cy"]
-            with client.websocket_connect(ws_url(gid, tokens[1])) as w1:
+            with open_seat(client, gid, tokens[1]) as w1:
                 bob = Seat(w1, "Bob")
                 bob.first()
                 ws_seats = [ann, bob]
@@ -314,8 +311,8 @@ def test_four_handed_partnership_with_computers_a_friend_leaves_and_comes_back(
         live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
         j = post(client, scan, f"/api/games/{gid}/join", None,
                  {"invite": g["invites"][0]["invite"], "name": "Bob"})
-        with client.websocket_connect(ws_url(gid, g["token"])) as w0, \
-                client.websocket_connect(ws_url(gid, j["token"])) as w1:
+        with open_seat(client, gid, g["token"]) as w0, \
+                open_seat(client, gid, j["token"]) as w1:
             ann, bob = Seat(w0), Seat(w1)
             ann.first()
             bob.first()
@@ -454,10 +451,10 @@ def test_a_seat_whose_pages_close_is_played_by_the_computer_until_its_link_comes
         j = post(client, scan, f"/api/games/{gid}/join", None,
                  {"invite": g["invites"][0]["invite"], "name": "Bob"})
         live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(gid, g["token"])) as w0:
+        with open_seat(client, gid, g["token"]) as w0:
             ann = Seat(w0)
             ann.first()
-            with client.websocket_connect(ws_url(gid, j["token"])) as w1:
+            with open_seat(client, gid, j["token"]) as w1:
                 Seat(w1).first()
             # Bob's page closed: after the grace the computer plays his seat
             while not ann.view["game"]["seats"][1]["away"]:
@@ -472,7 +469,7 @@ def test_a_seat_whose_pages_close_is_played_by_the_computer_until_its_link_comes
                 assert reply["type"] == "ack" or "moved on" in reply["message"]
             assert any(p == 1 for p, _ in live.game.state.history())
             # his link gives the seat back, at once
-            with client.websocket_connect(ws_url(gid, j["token"])) as w1:
+            with open_seat(client, gid, j["token"]) as w1:
                 bob = Seat(w1)
                 bob.first()
                 assert not live.row.seats[1]["away"]
@@ -503,7 +500,7 @@ def test_computers_of_any_level_play_a_table(tmp_path: Path) -> None:
         g = create(client, variant="bezique4", level=4,
                    seats=[{"kind": "computer", "level": lv} for lv in (3, 5, 2)])
         live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(g["id"], g["token"])) as w0:
+        with open_seat(client, g["id"], g["token"]) as w0:
             me = Seat(w0)
             me.first()
             for _ in range(3):  # my lead, then three computers answer each time
@@ -538,7 +535,7 @@ def test_a_computer_is_named_by_its_seat_and_its_level_said_beside_it(tmp_path: 
             whole = ["Ann", "Computer 2 (level 3 club)", "Computer 3 (level 5 expert)",
                      "Computer 4 (level 2 casual)"]
         live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(g["id"], g["token"])) as w0:
+        with open_seat(client, g["id"], g["token"]) as w0:
             me = Seat(w0)
             me.first()
             logged = 0

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from live_site import TIMEOUT_MS
 from test_web import Seat
 from test_web_tables import TableScan, create, table_client
+from ws_helpers import open_seat
 
 from bezique.position import CUT_24, CUT_GUESSED
 from bezique.web.app import create_app
@@ -71,7 +72,7 @@ def test_play_again_at_a_friends_table_offers_each_person_their_own_seat(
         gid = g["id"]
         finish(manager, gid)
         old = seated(client.post, g, ("Bea", "Cy"))
-        with client.websocket_connect(f"/ws/{gid}?token={old[3]}") as ws:
+        with open_seat(client, gid, old[3]) as ws:
             cy = Seat(ws)
             assert cy.first()["game"]["next_game"] is None
             # Bea presses Play again: the next game starts, she at its seat 0 (she leads)

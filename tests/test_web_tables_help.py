@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 from test_web import Seat
-from test_web_tables import TableScan, catch_up, create, fix_secrets, post, table_client, ws_url
+from test_web_tables import TableScan, catch_up, create, fix_secrets, post, table_client
+from ws_helpers import open_seat
 
 from bezique.schema import WebCreate, WebMessage, WebSeat
 from bezique.web.live import LiveGame, Refusal
@@ -43,7 +44,7 @@ def test_hints_and_undo_for_a_person_alone_with_three_computers(
                    seats=[{"kind": "computer", "level": 1}] * 3)
         gid = g["id"]
         live = client.app.state.manager.games[gid]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(gid, g["token"])) as w0:
+        with open_seat(client, gid, g["token"]) as w0:
             me = Seat(w0, "Ann")
             me.first()
             assert me.view["game"]["partner"] == 2 and me.view["deal"]["your_turn"]
@@ -200,7 +201,7 @@ def test_a_practice_table_replays_the_computers_same_moves(tmp_path: Path) -> No
             g = create(client, variant="bezique3", name="Ann", level=1, seed=11,
                        seats=[{"kind": "computer", "level": 1}] * 2)
             live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
-            with client.websocket_connect(ws_url(g["id"], g["token"])) as w0:
+            with open_seat(client, g["id"], g["token"]) as w0:
                 me = Seat(w0, "Ann")
                 me.first()
                 for _ in range(12):

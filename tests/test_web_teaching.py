@@ -8,7 +8,8 @@ import random
 from importlib import resources
 from pathlib import Path
 
-from test_web import Seat, make_client, new_game, ws_url
+from test_web import Seat, make_client, new_game
+from ws_helpers import open_seat
 
 from bezique.agents.explain import explain
 from bezique.howto import rules_html, section_titles
@@ -32,7 +33,7 @@ def test_the_rules_page_is_the_terminals_text_and_loads_its_scripts(tmp_path: Pa
 
 
 def _finish(client: object, g: dict[str, object], rng: random.Random) -> dict[str, object]:
-    with client.websocket_connect(ws_url(g)) as w:  # type: ignore[attr-defined]
+    with open_seat(client, str(g["id"]), str(g["token"])) as w:  # type: ignore[arg-type]
         me = Seat(w)
         me.first()
         for _ in range(3000):
@@ -77,7 +78,7 @@ def test_why_a_hint_is_told_from_the_seats_observation(tmp_path: Path) -> None:
     with make_client(tmp_path / "g.db") as client:
         g = new_game(client, opponent="computer", level=1, seed=12)
         live = client.app.state.manager.games[g["id"]]  # type: ignore[attr-defined]
-        with client.websocket_connect(ws_url(g)) as w:
+        with open_seat(client, g["id"], g["token"]) as w:
             me = Seat(w)
             me.first()
             me.settle()

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from test_web import PrivacyScan, Seat, make_client, new_game, ws_url
+from test_web import PrivacyScan, Seat, make_client, new_game
+from ws_helpers import open_seat
 
 from bezique.agents.levels import LEVEL_NAMES
 from bezique.cli import main
@@ -22,7 +23,7 @@ def test_nobody_plays_before_the_friend_takes_the_seat(tmp_path: Path) -> None:
     scan = PrivacyScan()
     with make_client(tmp_path / "g.db", scan) as client:
         g = new_game(client, opponent="friend", name="Ann")
-        with client.websocket_connect(ws_url(g)) as w0:
+        with open_seat(client, g["id"], g["token"]) as w0:
             a = Seat(w0, "Ann")
             a.first()
             v = a.view
@@ -77,7 +78,7 @@ def test_the_game_over_view_has_each_deals_scores(tmp_path: Path) -> None:
     scan = PrivacyScan()
     with make_client(tmp_path / "g.db", scan) as client:
         g = new_game(client, opponent="computer", level=1, target=100, seed=3)
-        with client.websocket_connect(ws_url(g)) as w:
+        with open_seat(client, g["id"], g["token"]) as w:
             me = Seat(w, "me")
             me.first()
             for _ in range(2000):
@@ -102,7 +103,7 @@ def test_undo_after_a_forced_draw_takes_back_the_choice_before_it(tmp_path: Path
     rng = random.Random(2)
     with make_client(tmp_path / "g.db") as client:
         g = new_game(client, opponent="computer", level=1, seed=6)
-        with client.websocket_connect(ws_url(g)) as w:
+        with open_seat(client, g["id"], g["token"]) as w:
             me = Seat(w, "me")
             me.first()
             done = 0

@@ -374,32 +374,25 @@ def create_app(db: str | Path | Store | None = None, computer_delay: float = 0.0
                 "one_deal": live.game.rules.settlement == "portland"}
 
     @app.websocket("/ws/{game_id}")
-    async def ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def ws(websocket: WebSocket, game_id: str) -> None:
         # the page sends its token in its first message, {"type": "hello", "token": "..."},
-        # never in the address (a query lands in the server's logs); a client of its own may
-        # still give it as ?token=, checked before the handshake completes
-        hello = token is None
+        # never in the address (a query lands in the server's logs and the browser's history):
+        # an address's ?token= is not read, and such a socket is answered as any without hello
+        await websocket.accept()
+        token = await _hello(websocket)
         if token is None:
-            await websocket.accept()
-            said = await _hello(websocket)
-            if said is None:
-                return
-            token = said
+            return
         try:
             live, seat = manager.seat_or_refuse(game_id, token)
         except Refusal as e:
-            if not hello:
-                await websocket.accept()
             await websocket.send_json({"type": "error", "message": e.message, "fatal": True})
             await websocket.close(code=4403 if e.status == 403 else 4404)
             return
         if not opening.allow(f"{game_id}/{seat}"):
-            # a storm of tabs: refused (before the handshake completes, an HTTP 403, the
-            # cheapest answer there is); a page learns of it as a failed connection
+            # a storm of tabs: once the hello names the seat, closed with no state sent (a
+            # page learns of it as a dropped connection)
             await websocket.close(code=4429)
             return
-        if not hello:
-            await websocket.accept()
         # the game again: it may have left memory (and come back as another copy) meanwhile
         live = manager.get(game_id)
         try:
