@@ -54,3 +54,19 @@ def press(page: Any, selector: str) -> None:
     still, some 0.2 s at every move of a whole game."""
     page.click(selector)
     page.mouse.move(0, 0)
+
+
+@contextlib.contextmanager
+def checked_page(browser: Any, **context: Any) -> Iterator[Any]:
+    """A fresh page in a new browser context (``context``: its options, such as the
+    viewport), with the tests' timeout; no page may raise an error while it is used."""
+    ctx = browser.new_context(**context)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield pg
+        assert not errors, errors
+    finally:
+        ctx.close()

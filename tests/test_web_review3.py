@@ -22,7 +22,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from live_site import TIMEOUT_MS
+from live_site import checked_page
 
 from bezique import State
 from bezique.cards import rank_of
@@ -117,16 +117,8 @@ def test_the_replay_says_who_played_each_card_of_a_trick(options: dict[str, Any]
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     """A fresh page at a phone's size; no page may raise an error."""
-    context = browser.new_context(viewport=PHONE)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with checked_page(browser, viewport=PHONE) as pg:
         yield pg
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def _contrast(page: Any, selector: str) -> float:

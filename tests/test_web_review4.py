@@ -20,7 +20,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from live_site import TIMEOUT_MS
+from live_site import checked_page
 
 from bezique import State
 from bezique.agents.explain import explain
@@ -299,16 +299,8 @@ def test_the_why_at_a_table_names_only_cards_the_seat_may_know_of(
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     """A fresh page; no page may raise an error."""
-    context = browser.new_context(accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with checked_page(browser, accept_downloads=True) as pg:
         yield pg
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_the_page_opens_no_address_with_the_token_and_saves_the_record(
