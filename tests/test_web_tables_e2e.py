@@ -156,6 +156,9 @@ def test_alone_with_computers_a_hint_lights_up_and_undo_takes_the_move_back(
     assert ann.inner_text("#hand button.card.hinted .hint-badge") == "hint"
     cards = "bs => bs.map(b => b.dataset.card)"
     hand = sorted(ann.eval_on_selector_all("#hand button.card", cards))
+    # before any move the log holds at most the turn-up's line (a seven turned up: +10)
+    logged = ann.eval_on_selector_all("#log li", "ls => ls.map(l => l.innerText)")
+    assert len(logged) <= 1 and all("turned up" in line for line in logged), logged
     ann.click("#hand button.card.hinted")
     # the two computers have replied: my turn again, and the move can be taken back
     ann.wait_for_function("() => !document.querySelector('#undo').disabled"
@@ -164,5 +167,6 @@ def test_alone_with_computers_a_hint_lights_up_and_undo_takes_the_move_back(
     ann.wait_for_function("() => document.querySelector('#undo').disabled"
                           " && document.querySelector('.seat.me.my-turn')")
     assert sorted(ann.eval_on_selector_all("#hand button.card", cards)) == hand
-    assert len(ann.query_selector_all("#log li")) == 0  # nothing played in this deal now
+    # nothing played in this deal now
+    assert ann.eval_on_selector_all("#log li", "ls => ls.map(l => l.innerText)") == logged
     assert not errors, errors
