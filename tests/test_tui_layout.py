@@ -291,3 +291,21 @@ def test_a_one_deal_games_score_panel_says_how_far_each_side_is_from_the_rubicon
     assert re.search(r"Computer\s+0\s+1000\b", text), text
     classic = deal(["7C"], ["AC"], turnup="8H")
     assert "Game" in panel(classic) and "To 1000" not in panel(classic)
+
+
+async def test_the_hand_says_what_its_double_borders_are_once_cards_are_on_the_table() -> None:
+    """Cards shown in melds are drawn with double borders among the hand's; nothing on the
+    screen said so."""
+    state = low_deal("rubicon", ["KS", "QS", "JS", "TS", "TS", "AS", "KH", "QH", "9D"])
+    app = resume(state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert "on the table" not in hand_on_screen(app)
+    win_with_ten(state)
+    state.apply("meld KH QH")
+    state.apply("pass")
+    app = resume(state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        mine = hand_on_screen(app)
+        assert "╔═╗ = on the table" in mine and "╔═══╗" in mine, mine

@@ -242,6 +242,11 @@ class GameScreen(Screen[None]):
         slots, self.hand_actions = hand_slots(obs)
         declaring = obs.my_turn and obs.phase in ("declare", "guess")
         self.query_one("#hand", HandView).set_cards(slots, self.colour, active=not declaring)
+        # what the boxes with double borders are, while there are some
+        legend = "╔═╗ = on the table" if obs.shown[obs.seat] else ""
+        panel = self.query_one("#mine")
+        if panel.border_subtitle != legend:
+            panel.border_subtitle = legend
 
     @staticmethod
     def _title_room(widget: Widget) -> int | None:
