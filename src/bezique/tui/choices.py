@@ -11,11 +11,10 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from .widgets import KEY_LABELS
+from .widgets import KEY_LABELS, IndexChosen
 
 GAP = 2  # the columns between two columns of choices
 
@@ -82,12 +81,8 @@ class ChoiceList(Widget, can_focus=True):
     # fit otherwise)
     tight: reactive[bool] = reactive(False, layout=False)
 
-    class Chosen(Message):
+    class Chosen(IndexChosen):
         """A choice was taken (Enter, or a click)."""
-
-        def __init__(self, index: int) -> None:
-            self.index = index
-            super().__init__()
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -219,6 +219,15 @@ def _label_style(sel: bool, colour: bool) -> str:
     return "dim"
 
 
+class IndexChosen(Message):
+    """The item at ``index`` of a widget's list was chosen (the hand's card, the list of
+    declarations' choice); each widget has its own subclass, ``Chosen``."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        super().__init__()
+
+
 class HandView(Widget):
     """The person's cards (concealed then shown), one of them selected; click to choose."""
 
@@ -229,12 +238,8 @@ class HandView(Widget):
     can_focus = True
     selected: reactive[int] = reactive(0)
 
-    class Chosen(Message):
+    class Chosen(IndexChosen):
         """A card was clicked."""
-
-        def __init__(self, index: int) -> None:
-            self.index = index
-            super().__init__()
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

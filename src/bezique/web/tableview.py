@@ -25,7 +25,14 @@ from .again import next_game
 from .live import LiveGame
 from .seats import alone_with_computers, is_away, is_table, seats_view, waiting
 from .store import GameRow
-from .views import hand_cards, seat_view, shown_names, table_cards, turnup_line
+from .views import (
+    hand_cards,
+    seat_view,
+    shown_names,
+    table_cards,
+    trick_won,
+    turnup_line,
+)
 
 
 def view_for(live: LiveGame, seat: int, online: list[bool]) -> dict[str, Any]:
@@ -96,10 +103,8 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
             led = (played - 1) in lead_at
             line = f"{who} {'led' if led else 'played'} {card_symbol(token_card(rest))}"
             win = won_at.get(played - 1, -1)  # the trick's last card: who won it
-            if win == seat:
-                line += " and won the trick"
-            elif win >= 0:
-                line += f"; {'you' if win == obs.seat else names[win]} won the trick"
+            if win >= 0:
+                line += trick_won(obs, names, seat, win)
         elif verb == "meld":
             m = meld_of(obs.rules, obs.trump, text)
             line = (f"{who} declared {m['name']} "

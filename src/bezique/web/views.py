@@ -96,6 +96,20 @@ def turnup_line(obs: Observation, names: list[str]) -> list[dict[str, Any]]:
                                          f"trumps (+{obs.rules.seven_points})"}]
 
 
+def trick_won(obs: Observation, names: list[str], seat: int, win: int) -> str:
+    """What the log adds to the trick's last card, played by ``seat``: who won the trick
+    (``win``), in the words of both logs, the two-seat game's and a table's.
+
+    >>> from bezique import Rules, State
+    >>> obs = State.new_deal(Rules.preset("bezique"), seed=1).observation(0)
+    >>> trick_won(obs, ["Ann", "Bob"], 1, 1), trick_won(obs, ["Ann", "Bob"], 1, 0)
+    (' and won the trick', '; you won the trick')
+    """
+    if win == seat:
+        return " and won the trick"
+    return f"; {'you' if win == obs.seat else names[win]} won the trick"
+
+
 def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, Any]]:
     """The deal's last actions as sentences (all of them are public at the table), each trick's
     second card with who won the trick, after the turned-up seven's points, if any, while the
@@ -112,9 +126,7 @@ def _log(obs: Observation, names: list[str], last: int = 40) -> list[dict[str, A
             line = f"{who} {'led' if plays % 2 == 0 else 'played'} {card}"
             # the trick's second card: who won it (as the table's log says it)
             if plays % 2 == 1 and plays // 2 < len(obs.tricks):
-                win = obs.tricks[plays // 2].winner
-                line += (" and won the trick" if win == seat else
-                         f"; {'you' if win == obs.seat else names[win]} won the trick")
+                line += trick_won(obs, names, seat, obs.tricks[plays // 2].winner)
             plays += 1
         elif verb == "meld":
             cards, name, pts = meld_info(obs.rules, obs.trump, text)
